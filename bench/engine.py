@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
+import engine
 
 
 def run(kind: str, players: int, seconds: float) -> tuple[float, float, int]:

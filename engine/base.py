@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import zlib
@@ -67,9 +68,7 @@ class Game:
         self.deck_count += 1
         if k == 0 and self.first_deck is not None:
             return list(self.first_deck)
-        deck = list(self.pack)
-        random.Random(f"{self.kind}:{self.seed}:{k}").shuffle(deck)
-        return deck
+        return seeded_shuffle(self.pack, f"{self.kind}:{self.seed}:{k}")
 
     # -- the contract ----------------------------------------------------------------------
     @property
@@ -120,6 +119,20 @@ class Game:
             raise IllegalAction("game_over")
         if seat != turn:
             raise IllegalAction("not_your_turn", f"seat {seat} played, seat {turn} is to act")
+
+
+def seeded_shuffle(cards: Sequence[str], key: str) -> list[str]:
+    """A uniform shuffle of ``cards`` fixed by ``key``, the same on every platform.
+
+    A 256-bit BLAKE2 digest of the key is read as a number and spent digit by digit in the
+    factorial number system, driving a Fisher-Yates shuffle (40! < 2**160, so the bias is nil).
+    """
+    deck = list(cards)
+    x = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=32).digest(), "big")
+    for i in range(len(deck) - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 GAMES: dict[str, type[Game]] = {}

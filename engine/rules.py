@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -19,10 +20,15 @@ class HouseRules(BaseModel):
 R = TypeVar("R", bound=HouseRules)
 
 
+@cache
+def _defaults(model: type[R]) -> R:
+    return model()
+
+
 def parse_rules(model: type[R], values: Mapping[str, Any] | None) -> R:
     """Build ``model`` from ``values``; an unknown rule or a bad value raises ``SetupError``."""
-    if values is None:
-        return model()
+    if not values:
+        return _defaults(model)
     if not isinstance(values, Mapping):
         raise SetupError("rules must be a mapping of house rule names to values")
     try:
