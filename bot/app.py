@@ -18,6 +18,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -105,6 +106,9 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler(["annulla", "cancel"], play.cmd_cancel))
     application.add_handler(CallbackQueryHandler(on_press))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    application.add_handler(
+        ChatMemberHandler(lobby.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
 
 
 FEATURES: list[Callable[[Application], None]] = [register]

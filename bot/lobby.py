@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import logging
 import re
-import secrets
 import unicodedata
 
 from telegram import CallbackQuery, Update, User
@@ -250,7 +249,7 @@ async def _start(svc: Services, live: LiveGame, user_id: int) -> str | None:
         return "alert-not-full"
     if user_id != row.creator_id and row.seat_of(user_id) is None:
         return "alert-not-seated"
-    seed = secrets.randbelow(2**62)
+    seed = svc.new_seed()
     dealer = seed % row.players
     try:
         engine.new_game(row.kind, row.players, seed=seed, dealer=dealer, rules=row.rules)
@@ -309,6 +308,20 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         svc.tr.get(lang, "start-joined", game=title, group=screens.esc(live.row.chat_title)),
     )
     svc.renderer.refresh(game_id)
+
+
+async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A user blocked or unblocked the bot in private: remember it; on unblock, re-send hands."""
+    change = update.my_chat_member
+    if change is None or change.chat.type != ChatType.PRIVATE:
+        return
+    svc = services(context)
+    status = change.new_chat_member.status
+    if status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+        await svc.users.set_private_open(change.chat.id, False)
+    elif status == ChatMemberStatus.MEMBER:
+        await svc.users.seen(change.from_user, private_open=True)
+        await reopen_private(svc, change.chat.id)
 
 
 async def reopen_private(svc: Services, user_id: int) -> None:

@@ -8,7 +8,6 @@ Computer players and turn timers call it too.
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import Any
 
 from telegram import Update
@@ -142,7 +141,7 @@ async def _rematch(
             await svc.storage.add_computer(game_id, s.seat, s.name, s.computer or "")
         else:
             await svc.storage.take_seat(game_id, s.seat, s.user_id, s.name)
-    seed = secrets.randbelow(2**62)
+    seed = svc.new_seed()
     # The deal passes to the right from one game to the next.
     await svc.storage.start_game(game_id, seed, (old.dealer + 1) % old.players)
     live = await svc.games.get(game_id)

@@ -193,17 +193,30 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
     if row.status == "active" and not game.is_over:
         seat = game.current_seat
         if ui.table_actions(view):
-            acts = game.legal_actions(seat)
-            buttons = [
-                InlineKeyboardButton(
-                    ui.action_label(ctx, view, code),
-                    callback_data=action_callback(row.game_id, game.move_number, code, i),
-                )
-                for i, code in enumerate(acts)
-            ]
-            keyboard += rows(buttons, ui.actions_per_row(acts))
+            keyboard += action_rows(ctx, live, view, game.legal_actions(seat))
         keyboard.append([button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id))])
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def action_rows(
+    ctx: Ctx, live: LiveGame, view: dict[str, Any], acts: list[str]
+) -> list[list[InlineKeyboardButton]]:
+    """Buttons for exactly the legal actions, cards in the order of the hand shown above them
+    and other actions (declarations, knocks) after the cards."""
+    ui = ui_for(live.row.kind)
+    hand = view["hand"]
+    order = sorted(
+        range(len(acts)),
+        key=lambda i: (hand.index(acts[i][:2]) if acts[i][:2] in hand else len(hand), i),
+    )
+    buttons = [
+        InlineKeyboardButton(
+            ui.action_label(ctx, view, acts[i]),
+            callback_data=action_callback(live.game_id, live.game.move_number, acts[i], i),
+        )
+        for i in order
+    ]
+    return rows(buttons, ui.actions_per_row(acts))
 
 
 def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content:
@@ -233,14 +246,7 @@ def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content
         else:
             lines.append(ctx.t("hand-your-turn"))
             acts = game.legal_actions(seat)
-            buttons = [
-                InlineKeyboardButton(
-                    ui.action_label(ctx, view, code),
-                    callback_data=action_callback(row.game_id, game.move_number, code, i),
-                )
-                for i, code in enumerate(acts)
-            ]
-            keyboard = rows(buttons, ui.actions_per_row(acts))
+            keyboard = action_rows(ctx, live, view, acts)
     else:
         lines.append(ctx.t("hand-wait"))
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)

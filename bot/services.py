@@ -7,6 +7,7 @@ told about every change of a game in progress.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -79,6 +80,8 @@ class Services:
     bot_username: str
     renderer: Renderer = field(init=False)
     listeners: list[GameListener] = field(default_factory=list)
+    # Where new games get their seed; tests replace it to replay the same deals.
+    new_seed: Callable[[], int] = field(default=lambda: secrets.randbelow(2**62))
 
     async def lang_of(self, user_id: int | None) -> str:
         """The language to write to a user in."""

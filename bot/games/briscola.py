@@ -95,8 +95,9 @@ class BriscolaUI(GameUI):
                 lines.append(ctx.t("briscola-deal-draw"))
             else:
                 winners = [ctx.side_name(s, sides) for s in event["winners"]]
+                players = sum(len(sides[s]) for s in event["winners"])
                 lines.append(
-                    ctx.t("briscola-deal-winner", winners=", ".join(winners), count=len(winners))
+                    ctx.t("briscola-deal-winner", winners=", ".join(winners), count=players)
                 )
             if view["raggi"] > 1:
                 lines.append(
