@@ -53,6 +53,16 @@ def _int_bounds(metadata: list[Any]) -> tuple[int | None, int | None]:
     return low, high
 
 
+def _int_steps(low: int, high: int, default: int) -> tuple[int, ...]:
+    """Every value of a short range; a wide range (0..1000) in round steps, default included."""
+    if high - low < MAX_INT_CHOICES:
+        return tuple(range(low, high + 1))
+    steps = (m * 10**e for e in range(12) for m in (1, 2, 5))
+    step = next(s for s in steps if (high - low) // s <= 10)
+    values = set(range(low - low % step, high + 1, step)) | {low, high, default}
+    return tuple(sorted(v for v in values if low <= v <= high))
+
+
 def rule_choices(kind: str) -> list[RuleChoice]:
     """The house rules of a game kind, in the rules model's order."""
     model = engine.GAMES[kind].rules_model
@@ -66,9 +76,9 @@ def rule_choices(kind: str) -> list[RuleChoice]:
             values = get_args(ann)
         elif ann is int:
             low, high = _int_bounds(info.metadata)
-            if low is None or high is None or high - low >= MAX_INT_CHOICES:
-                raise TypeError(f"{kind}.{name}: an int rule needs small bounds to be a button")
-            values = tuple(range(low, high + 1))
+            if low is None or high is None:
+                raise TypeError(f"{kind}.{name}: an int rule needs bounds to be a button")
+            values = _int_steps(low, high, default)
         else:
             raise TypeError(f"{kind}.{name}: no buttons for a rule of type {ann!r}")
         choices.append(RuleChoice(name, values, default))

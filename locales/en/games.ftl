@@ -32,3 +32,75 @@ rule-briscola-show_points = Points shown
 illegal-peek-used = You already looked at your partner's cards this deal.
 illegal-peek-not-now = It is not the time to look at your partner's cards.
 illegal-peek-not-allowed = At this table partners don't look at each other's cards.
+
+## Belòta
+belota-dealer = Dealer (u massé): { $player }
+belota-turned = Turned card (zirà): { $card }
+belota-stage-first = First round: take the turned suit, call sensa, or pass.
+belota-stage-second = Second round: name another trump suit, call sensa, or pass.
+belota-stage-overturn = Anyone may now call sensa (mandà sensa), overturning the trump (double points).
+belota-stage-contru = The opponents may answer contru (triple points).
+belota-bids = Bids: { $bids }
+belota-said-pass = passes
+belota-said-take = takes { $suit }
+belota-said-trump = names trump { $suit }
+belota-said-sensa = calls sensa
+belota-said-contru = answers contru
+belota-bid-pass = Pass (passà)
+belota-bid-take = Take { $suit } (mandà)
+belota-bid-trump = Trump { $suit }
+belota-bid-sensa = Sensa (×2)
+belota-bid-contru = Contru (×3)
+belota-bid-declare = 📣 Declare (l'acüsu)
+belota-contract-trump = Trump (l'atù): { $suit }, taken by { $taker } ({ $team })
+belota-contract-sensa = Sensa, called by { $declarer } ({ $team }): double points
+belota-contract-contru = Sensa by { $declarer } ({ $team }) with contru: triple points
+belota-declared = { $player } declares: { $declarations }
+belota-declarations-count = { $team }'s declarations count ("l'è bon u mei"): { $points } points
+belota-belota = { $player }: «Belòta!»
+belota-rebelota = { $player }: «Rebelòta!» (20 points)
+belota-trick = On the table: { $cards }
+belota-last-trick = { $winner } took: { $cards } ({ $points } points)
+belota-litigiu-pending = Litigiu: { $points } points frozen for whoever wins the next hand
+belota-scores = Match (first to { $target }): { $scores }
+belota-decl-tersa = térsa (three in a row)
+belota-decl-cincanta = çincànta (four in a row)
+belota-decl-centu = çéntu (five in a row)
+belota-decl-curu = cuřù (a whole suit)
+belota-decl-carre = { $rank ->
+    [J] carré de valé (four jacks)
+    [9] carré de catòrze (four nines)
+   *[other] carré (four of a kind)
+}
+belota-annulled = 🔄 Hand { $deal }: everybody passed twice; the hand is void and dealt again.
+belota-sheet-title = 🧮 <b>Hand { $deal }: the score (marcà)</b>
+belota-sheet-team = { $team }: { $items } = <b>{ $total }</b>
+belota-item = { $item } { $points }
+belota-item-multiplied = { $item } { $base } → { $points }
+belota-item-cards = cards
+belota-item-last-trick = last trick
+belota-item-capotto = capotto (all tricks)
+belota-item-declarations = declarations
+belota-item-belota = belòta
+belota-result-made = The contract is made: each team scores its own points.
+belota-result-failed = { $dedans ->
+    [true] The contract failed ("dedans"): the defenders score all the points.
+   *[other] The contract failed: each team scores its own points.
+}
+belota-result-litigiu = Litigiu: a tie! The defenders score their points; the contract team's are frozen.
+belota-litigiu-won = { $team } wins the litigiu: +{ $points }
+belota-sheet-points = Scored: { $points }
+
+rule-belota-target = Points to win
+rule-belota-curu_points = Value of the cuřù
+rule-belota-dedans = Failed contract: all to the defenders
+rule-belota-multiply_declarations = Sensa and contru multiply declarations
+
+illegal-bid-not-allowed = You can't bid that now.
+illegal-bidding-not-over = The bidding is not over yet.
+illegal-must-follow-suit = You must follow suit (respùnde).
+illegal-must-trump = You must play a trump.
+illegal-must-overtrump = You must beat the trump on the table.
+illegal-declarations-closed = Declarations come with your first card.
+illegal-already-declared = You already declared.
+illegal-nothing-to-declare = You have nothing to declare.

@@ -32,3 +32,75 @@ rule-briscola-show_points = Punti in vista
 illegal-peek-used = Hai già guardato le carte del compagno in questa mano.
 illegal-peek-not-now = Non è il momento di guardare le carte del compagno.
 illegal-peek-not-allowed = A questo tavolo non si guardano le carte del compagno.
+
+## Belòta
+belota-dealer = Dà le carte (u massé): { $player }
+belota-turned = Carta girata (zirà): { $card }
+belota-stage-first = Primo giro: si manda il seme girato, si manda sensa o si passa.
+belota-stage-second = Secondo giro: si sceglie un altro atù, si manda sensa o si passa.
+belota-stage-overturn = Chi vuole può mandà sensa, ribaltando l'atù (punti doppi).
+belota-stage-contru = Gli avversari possono mandà contru (punti tripli).
+belota-bids = Parole: { $bids }
+belota-said-pass = passa
+belota-said-take = manda { $suit }
+belota-said-trump = sceglie atù { $suit }
+belota-said-sensa = manda sensa
+belota-said-contru = manda contru
+belota-bid-pass = Passo (passà)
+belota-bid-take = Mando { $suit } (mandà)
+belota-bid-trump = Atù { $suit }
+belota-bid-sensa = Sensa (×2)
+belota-bid-contru = Contru (×3)
+belota-bid-declare = 📣 Accuso (l'acüsu)
+belota-contract-trump = Atù (l'atù): { $suit }, mandato da { $taker } ({ $team })
+belota-contract-sensa = Sensa, mandata da { $declarer } ({ $team }): punti doppi
+belota-contract-contru = Sensa di { $declarer } ({ $team }) con il contru: punti tripli
+belota-declared = { $player } accusa: { $declarations }
+belota-declarations-count = Vale l'accuso di { $team } ("l'è bon u mei"): { $points } punti
+belota-belota = { $player }: «Belòta!»
+belota-rebelota = { $player }: «Rebelòta!» (20 punti)
+belota-trick = In tavola: { $cards }
+belota-last-trick = Presa di { $winner }: { $cards } ({ $points } punti)
+belota-litigiu-pending = Litigiu: { $points } punti in sospeso per chi vince la prossima mano
+belota-scores = Partita (si vince a { $target }): { $scores }
+belota-decl-tersa = térsa
+belota-decl-cincanta = çincànta
+belota-decl-centu = çéntu
+belota-decl-curu = cuřù
+belota-decl-carre = { $rank ->
+    [J] carré de valé
+    [9] carré de catòrze
+   *[other] carré
+}
+belota-annulled = 🔄 Mano { $deal }: tutti passano due volte, la mano è annullata e si ridà.
+belota-sheet-title = 🧮 <b>Mano { $deal }: si marca</b>
+belota-sheet-team = { $team }: { $items } = <b>{ $total }</b>
+belota-item = { $item } { $points }
+belota-item-multiplied = { $item } { $base } → { $points }
+belota-item-cards = carte
+belota-item-last-trick = ultima presa
+belota-item-capotto = cappotto
+belota-item-declarations = accusi
+belota-item-belota = belòta
+belota-result-made = Il contratto è fatto: ognuno segna i suoi punti.
+belota-result-failed = { $dedans ->
+    [true] Il contratto è andato dentro: gli avversari segnano tutti i punti.
+   *[other] Il contratto è andato dentro: ognuno segna i suoi punti.
+}
+belota-result-litigiu = Litigiu: pari! I difensori segnano i loro punti, quelli del contratto restano in sospeso.
+belota-litigiu-won = { $team } vince il litigiu: +{ $points }
+belota-sheet-points = Si segna: { $points }
+
+rule-belota-target = Punti per vincere
+rule-belota-curu_points = Punti del cuřù
+rule-belota-dedans = Contratto fallito: tutto agli avversari
+rule-belota-multiply_declarations = Sensa e contru moltiplicano gli accusi
+
+illegal-bid-not-allowed = Questa parola non si può dire ora.
+illegal-bidding-not-over = Prima si finisce di parlare.
+illegal-must-follow-suit = Devi rispondere al seme (respùnde).
+illegal-must-trump = Devi tagliare con l'atù.
+illegal-must-overtrump = Devi superare l'atù in tavola.
+illegal-declarations-closed = Gli accusi si fanno con la prima carta.
+illegal-already-declared = Hai già accusato.
+illegal-nothing-to-declare = Non hai niente da accusare.
