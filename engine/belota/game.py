@@ -39,7 +39,7 @@ from engine.errors import IllegalAction
 from engine.rules import HouseRules
 
 from .declarations import best_declaration, find_declarations, has_declaration
-from .scoring import score_hand
+from .scoring import match_winner, score_hand
 from .tables import POINTS, STRENGTH
 
 BIDDING, PLAYING, OVER = 0, 1, 2
@@ -500,9 +500,9 @@ class Belota(Game):
                 "scores": list(self._scores),
             }
         )
-        s0, s1 = self._scores
-        if (s0 >= self.target or s1 >= self.target) and s0 != s1:
-            self._winners = list(self.sides[0 if s0 > s1 else 1])
+        winner = match_winner(self._scores, self.target)
+        if winner is not None:
+            self._winners = list(self.sides[winner])
             self._phase = OVER
             self._turn = None
             events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})

@@ -101,3 +101,15 @@ def score_hand(
         "points": points,
         "litigiu": {"carried": litigiu, "won_by": won_by, "frozen": frozen, "pending": pending},
     }
+
+
+def match_winner(scores: list[int], target: int) -> int | None:
+    """The team that wins the match at the end of a hand, or None to play on.
+
+    The first team to reach ``target`` wins; if both reach it, the higher total; if they are
+    equal, another hand is played.
+    """
+    s0, s1 = scores
+    if (s0 >= target or s1 >= target) and s0 != s1:
+        return 0 if s0 > s1 else 1
+    return None
