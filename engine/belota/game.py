@@ -96,8 +96,8 @@ class Belota(Game):
         self._winners: list[int] = []
         self.deal = 0
         self.dealer = dealer
-        self._legal: list[str] = []
-        self._legal_at = -1
+        # The legal actions of the seat to act in the play, computed once per move.
+        self._legal: list[str] | None = None
         self._start_deal(dealer, [])
 
     # -- the contract's surface -----------------------------------------------------------
@@ -126,9 +126,8 @@ class Belota(Game):
         if seat != self._turn or self._turn is None:
             return []
         if self._phase == PLAYING:
-            if self._legal_at == len(self.actions):
-                return list(self._legal)
-            return list(self._card_legal(seat))
+            legal = self._legal
+            return list(legal if legal is not None else self._card_legal(seat))
         return list(self._bid_options)
 
     def play(self, seat: int, code: str) -> list[dict[str, Any]]:
@@ -139,9 +138,12 @@ class Belota(Game):
         if seat != turn:
             raise IllegalAction("not_your_turn", f"seat {seat} played, seat {turn} is to act")
         if self._phase == PLAYING:
-            legal = self._legal if self._legal_at == len(self.actions) else self._card_legal(seat)
+            legal = self._legal
+            if legal is None:
+                legal = self._card_legal(seat)
             if code not in legal:
                 raise self._card_refusal(seat, code)
+            self._legal = None
             self.actions.append(code)
             if code == "declare":
                 return self._declare(seat)
@@ -345,7 +347,6 @@ class Belota(Game):
         if self.tricks_done == 0 and self._can_declare[seat]:
             legal.insert(0, "declare")
         self._legal = legal
-        self._legal_at = len(self.actions)
         return legal
 
     def _card_refusal(self, seat: int, code: object) -> IllegalAction:
