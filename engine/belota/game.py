@@ -54,6 +54,7 @@ OVERTURN_BIDS = ("sensa", "pass")
 CONTRU_BIDS = ("contru", "pass")
 ALL_BIDS = frozenset(("take", "sensa", "pass", "contru", *(f"trump:{s}" for s in SUITS)))
 CARDS = frozenset(PACK_32)
+SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 
 
 class BelotaRules(HouseRules):
@@ -435,7 +436,12 @@ class Belota(Game):
                 "points": trick_points,
             }
         )
-        self.last_trick = {"leader": self.leader, "cards": trick, "winner": winner}
+        self.last_trick = {
+            "leader": self.leader,
+            "cards": trick,
+            "seat": winner,
+            "points": trick_points,
+        }
         self.trick = []
         if self.tricks_done == 8:
             self._score_hand(events)
@@ -518,8 +524,12 @@ class Belota(Game):
         shown = [self.turned] if seat == self.taker else []
         for d in self.declared[seat]:
             shown += d["cards"]
-        hand = self.hands[seat]
-        return sorted({c for c in shown if c in hand}, key=hand.index)
+        return [c for c in self.sorted_hand(seat) if c in shown]
+
+    def sorted_hand(self, seat: int) -> list[str]:
+        """``seat``'s cards by suit (H, D, C, S), highest first in the contract's order."""
+        strength = STRENGTH[self.trump] if self._phase != BIDDING else STRENGTH[""]
+        return sorted(self.hands[seat], key=lambda c: (SUIT_ORDER[c[1]], -strength[c]))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Public state plus ``seat``'s own hand (``None``: a spectator's view)."""
@@ -532,7 +542,7 @@ class Belota(Game):
             "seat": seat,
             "dealer": self.dealer,
             "current_seat": self._turn,
-            "hand": [] if seat is None else list(self.hands[seat]),
+            "hand": [] if seat is None else self.sorted_hand(seat),
             "hand_sizes": [len(h) for h in self.hands],
             "scores": self.scores,
             "deal": self.deal,
@@ -550,10 +560,13 @@ class Belota(Game):
         }
         if playing:
             last = self.last_trick
+            known = [self.known_cards(s) for s in range(4)]
             view.update(
                 {
                     "leader": self.leader,
-                    "trick": [[(self.leader + i) & 3, c] for i, c in enumerate(self.trick)],
+                    "trick": [
+                        {"seat": (self.leader + i) & 3, "card": c} for i, c in enumerate(self.trick)
+                    ],
                     "last_trick": None if last is None else {**last, "cards": list(last["cards"])},
                     "tricks_won": list(self.tricks_won),
                     "trick_points": list(self.card_points),
@@ -563,7 +576,8 @@ class Belota(Game):
                     "declarations_scored": None
                     if self.declaration_team is None
                     else {"team": self.declaration_team, "points": self.declaration_points},
-                    "known_cards": [self.known_cards(s) for s in range(4)],
+                    "known_cards": known,
+                    "public_cards": sorted(c for cards in known for c in cards),
                     "belota": None
                     if not self.belota_played
                     else {"seat": self.belota_seat, "played": self.belota_played},

@@ -208,12 +208,13 @@ def test_declared_cards_become_public():
     play_cards(g, "AS", "declare")
     for seat in (None, 0, 1, 3):
         view = g.view(seat)
-        assert view["known_cards"][2] == ["7H", "8H", "9H"]
+        assert view["known_cards"][2] == ["9H", "8H", "7H"]  # in the trump order
         assert view["declarations"][2][0]["cards"] == ["7H", "8H", "9H"]
+        assert {"9H", "8H", "7H", "AH"} <= set(view["public_cards"])
     play_cards(g, "TS", "KS", "8S", "AH")  # seat 1 wins the trick and leads the A of trump
     assert g.legal_actions(2) == ["9H"]
     play_cards(g, "9H")
-    assert g.view(3)["known_cards"][2] == ["7H", "8H"]  # a played card is no longer in hand
+    assert g.view(3)["known_cards"][2] == ["8H", "7H"]  # a played card is no longer in hand
 
 
 def test_declare_with_nothing_to_declare_is_refused():

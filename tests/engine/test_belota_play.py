@@ -157,6 +157,15 @@ def test_trick_goes_to_the_highest_trump():
     assert g.current_seat == 3  # the winner leads the next trick
 
 
+def test_the_view_shows_the_trick_so_far():
+    g = trump_hand(TRUMP_LED)
+    play_cards(g, "AS", "QS")
+    view = g.view(0)
+    assert view["trick"] == [{"seat": 1, "card": "AS"}, {"seat": 2, "card": "QS"}]
+    assert (view["leader"], view["current_seat"], view["hand_sizes"]) == (1, 3, [8, 7, 7, 8])
+    assert view["hand"] == ["AH", "KH", "8D", "7D", "8C", "7C", "8S", "7S"]  # H D C S, high first
+
+
 def test_trick_goes_to_the_highest_card_of_the_suit_led():
     g = trump_hand(TRUMP_LED)
     events = play_cards(g, "AS", "QS", "TS", "8S")
@@ -165,7 +174,8 @@ def test_trick_goes_to_the_highest_card_of_the_suit_led():
     assert g.view(None)["last_trick"] == {
         "leader": 1,
         "cards": ["AS", "QS", "TS", "8S"],
-        "winner": 1,
+        "seat": 1,
+        "points": 24,
     }
 
 
