@@ -54,7 +54,11 @@ OVERTURN_BIDS = ("sensa", "pass")
 CONTRU_BIDS = ("contru", "pass")
 ALL_BIDS = frozenset(("take", "sensa", "pass", "contru", *(f"trump:{s}" for s in SUITS)))
 CARDS = frozenset(PACK_32)
-SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+# How a hand is shown: by suit (H, D, C, S), highest first in the contract's order.
+DISPLAY_ORDER = {
+    t: {c: 16 * SUITS.index(c[1]) - strength[c] for c in PACK_32}
+    for t, strength in STRENGTH.items()
+}
 
 
 class BelotaRules(HouseRules):
@@ -91,6 +95,7 @@ class Belota(Game):
         self.curu_points: int = rules_.curu_points
         self.dedans: bool = rules_.dedans
         self.multiply_declarations: bool = rules_.multiply_declarations
+        self._rules_json = rules_.model_dump(mode="json")
         self._scores = [0, 0]
         self.litigiu = 0  # a tied contract team's total, frozen until a hand is won outright
         self.scoresheet: list[dict[str, Any]] = []
@@ -285,7 +290,9 @@ class Belota(Game):
     def _finish_bidding(self, events: list[dict[str, Any]]) -> None:
         """Fix the contract, serve the rest, and open the first trick."""
         self._phase = PLAYING
-        events.append({"type": "contract", **(self.contract() or {})})
+        contract = self.contract()
+        assert contract is not None
+        events.append({"type": "contract", **contract})
         self._serve()
         events.append({"type": "cards_served", "taker": self.taker, "turned": self.turned})
         trump = self.trump
@@ -524,12 +531,14 @@ class Belota(Game):
         shown = [self.turned] if seat == self.taker else []
         for d in self.declared[seat]:
             shown += d["cards"]
+        if not shown:
+            return []
         return [c for c in self.sorted_hand(seat) if c in shown]
 
     def sorted_hand(self, seat: int) -> list[str]:
         """``seat``'s cards by suit (H, D, C, S), highest first in the contract's order."""
-        strength = STRENGTH[self.trump] if self._phase != BIDDING else STRENGTH[""]
-        return sorted(self.hands[seat], key=lambda c: (SUIT_ORDER[c[1]], -strength[c]))
+        order = DISPLAY_ORDER[self.trump if self._phase != BIDDING else ""]
+        return sorted(self.hands[seat], key=order.__getitem__)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Public state plus ``seat``'s own hand (``None``: a spectator's view)."""
@@ -549,7 +558,7 @@ class Belota(Game):
             "is_over": self.is_over,
             "winners": self.winners,
             "phase": PHASE_NAMES[self._phase],
-            "rules": self.rules.model_dump(mode="json"),
+            "rules": dict(self._rules_json),
             "move_number": self.move_number,
             "turned": self.turned,
             "bids": [list(b) for b in self.bids],
