@@ -40,7 +40,7 @@ from engine.rules import HouseRules
 
 from .declarations import best_declaration, find_declarations, has_declaration
 from .scoring import match_winner, score_hand
-from .tables import POINTS, STRENGTH
+from .tables import BELOTA, POINTS, STRENGTH
 
 BIDDING, PLAYING, OVER = 0, 1, 2
 PHASE_NAMES = ("bidding", "playing", "over")
@@ -403,7 +403,13 @@ class Belota(Game):
                 events.append({"type": "belota", "seat": seat, "card": card})
             else:
                 events.append(
-                    {"type": "rebelota", "seat": seat, "card": card, "team": seat & 1, "points": 20}
+                    {
+                        "type": "rebelota",
+                        "seat": seat,
+                        "card": card,
+                        "team": seat & 1,
+                        "points": BELOTA,
+                    }
                 )
         if len(trick) == 1:
             self._led = card[1]
