@@ -664,3 +664,20 @@ async def test_http_server_accepts_json_bodies_and_case_insensitive_methods(fake
         answer = (await client.post(url, json=payload)).json()
     assert answer["ok"] is True and answer["result"]["reply_markup"] == payload["reply_markup"]
     assert fake.calls[-1] == ("sendMessage", payload)
+
+
+async def test_http_long_poll_dropped_by_a_stopping_bot_is_no_conflict(fake, people, server):
+    """A bot killed or stopped mid-poll leaves no 409 behind; the next process polls in peace."""
+    fake.max_poll_seconds = 30.0
+    async with Bot(fake.token, base_url=server.base_url) as old_process:
+        abandoned = asyncio.create_task(old_process.get_updates(offset=2, timeout=30))
+        while not fake.calls_of("getUpdates"):
+            await asyncio.sleep(0.01)
+        abandoned.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await abandoned
+    async with Bot(fake.token, base_url=server.base_url) as new_process:
+        fake.send_text(people["alice"], people["group"], "ancora qui")
+        updates = await new_process.get_updates(offset=2, timeout=0)
+    assert [u.message.text for u in updates] == ["ancora qui"]
+    assert fake.errors == []
