@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
@@ -54,6 +55,7 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
 }
 
 COMMANDS = ("nuova", "mano", "annulla")
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
 async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -62,7 +64,7 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
     lang = await svc.lang_of(query.from_user.id)
     if query.from_user.language_code:
-        lang = svc.tr.lang_for(query.from_user.language_code)
+        lang = svc.tr.resolve(query.from_user.language_code)
     try:
         cb = Callback.parse(query.data)
     except MalformedCallback:
@@ -93,7 +95,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         svc = context.application.bot_data.get("services")
         if svc is None:
             return
-        lang = svc.tr.lang_for(update.callback_query.from_user.language_code)
+        lang = svc.tr.resolve(update.callback_query.from_user.language_code)
         with contextlib.suppress(TelegramError):
             await update.callback_query.answer(svc.tr.get(lang, "alert-error"), show_alert=True)
 
@@ -119,7 +121,7 @@ async def set_commands(application: Application, tr: Translator) -> None:
     for lang in tr.languages:
         commands = [BotCommand(c, tr.get(lang, f"command-{c}")) for c in COMMANDS]
         try:
-            if lang == tr.languages[0]:
+            if lang == tr.default:
                 await application.bot.set_my_commands(commands)
             await application.bot.set_my_commands(commands, language_code=lang)
         except TelegramError as exc:
@@ -137,7 +139,7 @@ def build_application(
 ) -> Application:
     """The bot's application: handlers registered; storage opened and games reloaded in
     ``post_init``; ``request`` replaces the HTTP layer (tests pass a fake Bot API)."""
-    tr = translator or Translator()
+    tr = translator or Translator(LOCALES_DIR)
 
     async def post_init(application: Application) -> None:
         storage = await Storage.open(settings.database_path)

@@ -97,7 +97,7 @@ def value_label(ctx: Ctx, kind: str, name: str, value: Any) -> str:
     if isinstance(value, str) and value in _CARDS:
         return ctx.card(value)
     specific = f"rule-{kind}-{name}-{value}"
-    if ctx.tr.has(ctx.lang, specific):
+    if specific in ctx.tr.message_ids(ctx.lang):
         return ctx.t(specific)
     return str(value)
 

@@ -1,71 +1,97 @@
-"""Translations: every text users see comes from the Fluent files in ``locales/<lang>/*.ftl``."""
+"""Fluent translations: one bundle per language from ``locales/<lang>/*.ftl``, Italian fallback."""
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from fluent.runtime import FluentBundle, FluentResource
+from fluent.syntax import FluentParser, ast
 
 DEFAULT_LANG = "it"
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
-log = logging.getLogger(__name__)
+
+class TranslationError(ValueError):
+    """A locale file that does not parse, or a message that cannot be formatted."""
 
 
 class Translator:
-    """Fluent bundles per language, read once; ``get`` falls back to Italian."""
+    """Formats messages by id in a language, falling back to Italian for anything missing."""
 
-    def __init__(self, locales_dir: Path | str = LOCALES_DIR) -> None:
-        self.locales_dir = Path(locales_dir)
-        self.bundles: dict[str, FluentBundle] = {}
-        for lang_dir in sorted(p for p in self.locales_dir.iterdir() if p.is_dir()):
+    def __init__(self, locales_dir: str | Path, default: str = DEFAULT_LANG) -> None:
+        root = Path(locales_dir)
+        if not root.is_dir():
+            raise TranslationError(f"{root}: no such locales directory")
+        self.default = default
+        self._bundles: dict[str, FluentBundle] = {}
+        self._ids: dict[str, frozenset[str]] = {}
+        parser = FluentParser()
+        for lang_dir in sorted(p for p in root.iterdir() if p.is_dir()):
             files = sorted(lang_dir.glob("*.ftl"))
             if not files:
-                continue
-            # Isolation marks help right-to-left scripts only; they would litter Telegram text.
-            bundle = FluentBundle([lang_dir.name], use_isolating=False)
-            for path in files:
-                bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
-            self.bundles[lang_dir.name] = bundle
-        if DEFAULT_LANG not in self.bundles:
-            raise FileNotFoundError(f"no {DEFAULT_LANG} messages in {self.locales_dir}")
+                continue  # e.g. locales/glossary holds data, not messages
+            lang = lang_dir.name
+            # Telegram text must not carry the Unicode isolation marks Fluent adds by default.
+            bundle = FluentBundle([lang], use_isolating=False)
+            ids: set[str] = set()
+            for file in files:
+                text = file.read_text(encoding="utf-8")
+                for entry in parser.parse(text).body:
+                    if isinstance(entry, ast.Junk):
+                        problem = "; ".join(a.message for a in entry.annotations)
+                        snippet = entry.content.strip().splitlines()[0]
+                        raise TranslationError(f"{lang}/{file.name}: {problem} near {snippet!r}")
+                    if isinstance(entry, ast.Message):
+                        if entry.id.name in ids:
+                            raise TranslationError(
+                                f"{lang}/{file.name}: message {entry.id.name!r} defined twice"
+                            )
+                        ids.add(entry.id.name)
+                bundle.add_resource(FluentResource(text))
+            self._bundles[lang] = bundle
+            self._ids[lang] = frozenset(ids)
+        if default not in self._bundles:
+            raise TranslationError(f"{root}: no messages for the default language {default!r}")
 
     @property
-    def languages(self) -> list[str]:
-        """The languages with messages, the default first."""
-        return [DEFAULT_LANG, *sorted(k for k in self.bundles if k != DEFAULT_LANG)]
+    def languages(self) -> tuple[str, ...]:
+        """The languages that have message files."""
+        return tuple(self._bundles)
 
-    def lang_for(self, language_code: str | None) -> str:
+    def resolve(self, lang: str | None) -> str:
         """The supported language for a Telegram ``language_code`` (``"en-GB"`` -> ``"en"``)."""
-        if language_code:
-            base = language_code.split("-")[0].lower()
-            if base in self.bundles:
+        if lang:
+            base = lang.replace("_", "-").split("-")[0].lower()
+            if base in self._bundles:
                 return base
-        return DEFAULT_LANG
+        return self.default
+
+    def message_ids(self, lang: str) -> frozenset[str]:
+        """The ids of the messages defined in ``lang`` (empty for an unknown language)."""
+        return self._ids.get(lang, frozenset())
 
     def has(self, lang: str, msg_id: str) -> bool:
-        """Whether ``msg_id`` (or ``msg_id.attribute``) exists in ``lang`` itself."""
-        bundle = self.bundles.get(lang)
-        if bundle is None:
-            return False
-        name, _, attr = msg_id.partition(".")
-        if not bundle.has_message(name):
-            return False
-        return not attr or attr in bundle.get_message(name).attributes
+        """Whether ``msg_id`` exists in ``lang`` or in the fallback language."""
+        return msg_id in self.message_ids(self.resolve(lang)) or msg_id in self._ids[self.default]
 
-    def get(self, lang: str, msg_id: str, **args: Any) -> str:
-        """The text of ``msg_id`` (``"message"`` or ``"message.attribute"``) in ``lang``."""
-        for code in (lang, DEFAULT_LANG):
-            if self.has(code, msg_id):
-                bundle = self.bundles[code]
-                name, _, attr = msg_id.partition(".")
-                message = bundle.get_message(name)
-                pattern = message.attributes[attr] if attr else message.value
-                text, errors = bundle.format_pattern(pattern, args)
-                for err in errors:
-                    log.warning("message %s in %s: %s", msg_id, code, err)
-                return text
-        log.error("missing message %s", msg_id)
-        return msg_id
+    def get(self, lang: str | None, msg_id: str, **args: Any) -> str:
+        """Message ``msg_id`` in ``lang`` (Italian if missing); booleans are passed as on/off."""
+        lang = self.resolve(lang)
+        if msg_id not in self._ids[lang]:
+            lang = self.default
+        if msg_id not in self._ids[lang]:
+            raise KeyError(f"no message {msg_id!r}")
+        bundle = self._bundles[lang]
+        message = bundle.get_message(msg_id)
+        if message.value is None:
+            raise TranslationError(f"{lang}: message {msg_id!r} has no value")
+        text, errors = bundle.format_pattern(message.value, _fluent_args(args))
+        if errors:
+            raise TranslationError(f"{lang}: message {msg_id!r}: {errors[0]}")
+        return text
+
+
+def _fluent_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    # Fluent would read True as the number 1; house rules name their states "on" and "off".
+    return {k: ("on" if v else "off") if isinstance(v, bool) else v for k, v in args.items()}

@@ -73,7 +73,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     user = update.effective_user
     user_row = await svc.users.seen(user)
-    lang = svc.tr.lang_for(user.language_code)
+    lang = svc.tr.resolve(user.language_code)
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await _reply(update, svc.tr.get(lang, "new-group-only"))
         return
@@ -280,7 +280,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.lang_for(user.language_code)
+    lang = svc.tr.resolve(user.language_code)
     if chat.type != ChatType.PRIVATE:
         await _reply(update, svc.tr.get(lang, "start-group", bot=html.escape(svc.bot_username)))
         return

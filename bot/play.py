@@ -155,7 +155,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.lang_for(user.language_code)
+    lang = svc.tr.resolve(user.language_code)
     await svc.users.seen(user, private_open=True if chat.type == ChatType.PRIVATE else None)
     if chat.type == ChatType.PRIVATE:
         game_ids = await svc.storage.open_game_ids_of_user(user.id)
@@ -195,7 +195,7 @@ async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     svc = services(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.lang_for(user.language_code)
+    lang = svc.tr.resolve(user.language_code)
     live = await svc.games.in_chat(chat.id) if chat.type != ChatType.PRIVATE else None
     if live is None:
         await _reply(update, svc.tr.get(lang, "cancel-none"))

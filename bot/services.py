@@ -86,9 +86,9 @@ class Services:
     async def lang_of(self, user_id: int | None) -> str:
         """The language to write to a user in."""
         if user_id is None:
-            return self.tr.lang_for(None)
+            return self.tr.resolve(None)
         row = await self.users.get(user_id)
-        return self.tr.lang_for(row.language_code if row else None)
+        return self.tr.resolve(row.language_code if row else None)
 
     def deep_link(self, payload: str) -> str:
         """The link that opens the private chat with the bot and sends ``/start payload``."""

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from telegram import Update
 
-from bot.app import build_application
+from bot.app import LOCALES_DIR, build_application
 from bot.games import ui_for
 from bot.i18n import Translator
 from bot.services import Services
@@ -23,7 +23,7 @@ from bot.settings import Settings
 from engine.cards import PACK_32, PACK_40, card_label
 from tests.fake_telegram import FakeMessage, FakeRequest, FakeTelegram
 
-TR = Translator()
+TR = Translator(LOCALES_DIR)
 
 
 def t(msg_id: str, **args: Any) -> str:
