@@ -24,6 +24,7 @@ class LiveGame:
         self.row = row
         self.game: engine.Game | None = None
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
+        self.last_events: list[dict[str, Any]] = []  # what the latest action did
         # Serialises every change to this game: one press is applied at a time.
         self.lock = asyncio.Lock()
         self.rules_open = False  # the lobby shows the house rules' buttons
@@ -50,9 +51,16 @@ class LiveGame:
         """Rebuild the engine game from the stored setup and action log."""
         game = self.new_engine_game()
         self.recent.clear()
+        self.last_events = []
         for seat, code in actions:
-            self.recent.extend(game.play(seat, code))
+            self.last_events = game.play(seat, code)
+            self.recent.extend(self.last_events)
         self.game = game
+
+    def record(self, events: list[dict[str, Any]]) -> None:
+        """Remember the events of an action just committed."""
+        self.last_events = events
+        self.recent.extend(events)
 
 
 class Games:

@@ -53,7 +53,7 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     if result is not None:
         live.row.status = "over"
         live.row.winners, live.row.scores = result
-    live.recent.extend(events)
+    live.record(events)
     return events
 
 

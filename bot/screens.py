@@ -184,7 +184,7 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
     ctx = make_ctx(tr, row.lang, live)
     view = game.view(None)
     lines = [ctx.t("table-title", title=game_title(ctx, row.kind, row.players), deal=view["deal"])]
-    lines += ui.table_lines(ctx, view, live.recent)
+    lines += ui.table_lines(ctx, view, live.last_events)
     scores = ui.scores_line(ctx, view)
     if scores:
         lines.append(scores)
@@ -233,7 +233,7 @@ def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content
             title=game_title(ctx, row.kind, row.players),
         )
     ]
-    lines += ui.hand_lines(ctx, view, live.recent)
+    lines += ui.hand_lines(ctx, view, live.last_events)
     lines.append(ctx.t("hand-cards", cards=ctx.cards(view["hand"])))
     keyboard: list[list[InlineKeyboardButton]] = []
     if row.status == "cancelled":

@@ -71,11 +71,12 @@ class GameUI:
     # Events whose action is followed by a new group message (deal results, end of the game).
     announced: ClassVar[frozenset[str]] = frozenset({"deal_scored", "game_over"})
 
-    def table_lines(self, ctx: Ctx, view: View, recent: Sequence[Event]) -> list[str]:
-        """The game's part of the group's table message (spectator view)."""
+    def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """The game's part of the group's table message (spectator view); ``last`` holds the
+        events of the latest action (a scopa, a table capture)."""
         raise NotImplementedError
 
-    def hand_lines(self, ctx: Ctx, view: View, recent: Sequence[Event]) -> list[str]:
+    def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """The game's part of a player's hand message, above their cards."""
         return []
 
@@ -103,8 +104,4 @@ class GameUI:
 
     def scores_line(self, ctx: Ctx, view: View) -> str | None:
         """The public score of the match, or None when there is nothing to show yet."""
-        return None
-
-    def rules_summary(self, ctx: Ctx, rules: dict[str, Any]) -> str | None:
-        """Nothing by default: the lobby lists the house rules that differ from the defaults."""
         return None

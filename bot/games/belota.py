@@ -117,7 +117,7 @@ class BelotaUI(GameUI):
         return lines
 
     # -- messages --------------------------------------------------------------------------
-    def table_lines(self, ctx: Ctx, view: View, recent: Sequence[Event]) -> list[str]:
+    def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """Bidding: the turned card, the bids and the round; playing: the contract, the
         declarations, the trick."""
         lines = [ctx.t("belota-dealer", player=ctx.name(view["dealer"]))]
@@ -137,7 +137,7 @@ class BelotaUI(GameUI):
             lines.append(ctx.t("belota-litigiu-pending", points=view["litigiu"]))
         return lines
 
-    def hand_lines(self, ctx: Ctx, view: View, recent: Sequence[Event]) -> list[str]:
+    def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """The turned card while bidding; the contract and the trick to answer while playing."""
         if view["phase"] == "bidding":
             return [ctx.t("belota-turned", card=ctx.card(view["turned"]))]

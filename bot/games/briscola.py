@@ -34,7 +34,7 @@ class BriscolaUI(GameUI):
             )
         return None
 
-    def table_lines(self, ctx: Ctx, view: View, recent: Sequence[Event]) -> list[str]:
+    def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """Briscola card (or suit once drawn), stock, the trick or the last one taken, points."""
         lines = [self._trump_line(ctx, view)]
         if view["players"] == 3:
@@ -55,7 +55,7 @@ class BriscolaUI(GameUI):
             )
         return lines
 
-    def hand_lines(self, ctx: Ctx, view: View, recent: Sequence[Event]) -> list[str]:
+    def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """The briscola, the trick to answer, and the partner's cards after a look."""
         lines = [self._trump_line(ctx, view)]
         trick = self._trick_line(ctx, view)

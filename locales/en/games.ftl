@@ -104,3 +104,71 @@ illegal-must-overtrump = You must beat the trump on the table.
 illegal-declarations-closed = Declarations come with your first card.
 illegal-already-declared = You already declared.
 illegal-nothing-to-declare = You have nothing to declare.
+
+## Cirulla
+cirulla-turn-of-deal = Dealer { $dealer } · round { $turn } of { $turns }
+cirulla-table = On the table: { $cards }
+cirulla-table-empty = The table is empty.
+cirulla-laid = { $player } lays { $card }
+cirulla-captured = { $player } plays { $card } and takes { $cards }
+cirulla-scopa = 🧹 Scopa for { $player }!
+cirulla-scopa-ace = 🧹 The ace takes all: scopa for { $player }!
+cirulla-table-capture = { $player } (dealer) takes the table adding up to { $total }: { $points ->
+    [one] 1 point
+   *[other] { $points } points
+}
+cirulla-buona = ✊ { $player } knocks: { $buona } ({ $points } points) with { $cards }
+cirulla-buona-beaten = { $player } calls { $buona } with { $cards }, but there is better
+cirulla-buona-cirulla = cirulla
+cirulla-buona-misci = cirulla dei misci (no ace)
+cirulla-buona-decino = decino
+cirulla-buona-scala-alta = scala alta
+cirulla-matta-value = The matta { $card } is worth { $value } until the next cards are dealt.
+cirulla-knock = ✊ Knock (I have a buona)
+cirulla-capture = { $card } → { $cards }
+cirulla-capture-all = { $card } → the whole table
+cirulla-scores = Points (first to { $target }): { $scores }
+cirulla-count-title = 🧮 <b>End of deal { $deal }: the count</b>
+cirulla-count-side = { $side }: { $items } = <b>{ $total }</b>
+cirulla-item = { $item } { $points }
+cirulla-item-counted = { $item } { $points } ({ $count })
+cirulla-item-settebello = settebello
+cirulla-item-denari = diamonds
+cirulla-item-carte = cards
+cirulla-item-primiera = primiera
+cirulla-item-grande = grande
+cirulla-item-piccola = piccola
+cirulla-item-scope = scopas
+cirulla-item-table = fifteen on the table
+cirulla-item-cirulla = cirullas
+cirulla-item-decino = decinos
+cirulla-item-scala-alta = scala alta
+cirulla-void-aces = 🔄 Deal { $deal }: two aces on the table ({ $cards }); the deal is void and { $dealer } deals again.
+cirulla-void-equal-cards = 🔄 Deal { $deal }: three equal cards on the table ({ $cards }); the deal is void and { $dealer } deals again.
+cirulla-partitone-diamonds = 💎 Partitone! { $side } took all the diamonds and wins the game.
+cirulla-partitone-four-equal = 💎 Partitone! Four equal cards on the table: { $side } wins the game.
+cirulla-three-voids = Three void deals in a row: the dealer loses the game.
+
+rule-cirulla-target = Points to win
+rule-cirulla-aces_void = Two aces on the table: void deal
+rule-cirulla-three_voids_lose = Three void deals: the dealer loses
+rule-cirulla-equal_cards_void = Three equal table cards: void deal
+rule-cirulla-triple_aces = Three aces are worth
+rule-cirulla-decino_plus_values = Decino plus the cards' values
+rule-cirulla-ace_takes_all_always = The ace always takes all
+rule-cirulla-matta_keeps_value = The matta keeps its value on the table
+rule-cirulla-matta_for_dealer = Free matta for the dealer's 15/30
+rule-cirulla-grande_25 = Grande worth 25
+rule-cirulla-scala_alta = Scala alta (J Q K of diamonds)
+rule-cirulla-matta_card = The matta is
+rule-cirulla-four_equal_partitone = Four equal table cards: partitone
+rule-cirulla-pairs_contest = Buone in pairs: only the best counts
+rule-cirulla-cirullone = Cirullone (6 cards, to 101)
+
+illegal-must-capture = With this card you must capture.
+illegal-no-such-capture = That capture is not possible.
+illegal-not-on-table = That card is not on the table.
+illegal-knock-too-late = You knock before playing the first card.
+illegal-already-knocked = You already knocked.
+illegal-no-buona = You have no buona to declare.
+illegal-knock-not-in-use = At this table buone are called by themselves.

@@ -104,3 +104,71 @@ illegal-must-overtrump = Devi superare l'atù in tavola.
 illegal-declarations-closed = Gli accusi si fanno con la prima carta.
 illegal-already-declared = Hai già accusato.
 illegal-nothing-to-declare = Non hai niente da accusare.
+
+## Cirulla
+cirulla-turn-of-deal = Dà le carte { $dealer } · giro { $turn } di { $turns }
+cirulla-table = In tavola: { $cards }
+cirulla-table-empty = La tavola è vuota.
+cirulla-laid = { $player } cala { $card }
+cirulla-captured = { $player } gioca { $card } e prende { $cards }
+cirulla-scopa = 🧹 Scopa di { $player }!
+cirulla-scopa-ace = 🧹 L'asso piglia tutto: scopa di { $player }!
+cirulla-table-capture = { $player } (mazziere) prende la tavola che fa { $total }: { $points ->
+    [one] 1 punto
+   *[other] { $points } punti
+}
+cirulla-buona = ✊ { $player } bussa: { $buona } ({ $points } punti) con { $cards }
+cirulla-buona-beaten = { $player } chiama { $buona } con { $cards }, ma c'è di meglio
+cirulla-buona-cirulla = cirulla
+cirulla-buona-misci = cirulla dei misci
+cirulla-buona-decino = decino
+cirulla-buona-scala-alta = scala alta
+cirulla-matta-value = La matta { $card } vale { $value } fino alla prossima distribuzione.
+cirulla-knock = ✊ Busso (ho una buona)
+cirulla-capture = { $card } → { $cards }
+cirulla-capture-all = { $card } → tutta la tavola
+cirulla-scores = Punti (si vince a { $target }): { $scores }
+cirulla-count-title = 🧮 <b>Fine della smazzata { $deal }: il conto</b>
+cirulla-count-side = { $side }: { $items } = <b>{ $total }</b>
+cirulla-item = { $item } { $points }
+cirulla-item-counted = { $item } { $points } ({ $count })
+cirulla-item-settebello = settebello
+cirulla-item-denari = denari
+cirulla-item-carte = carte
+cirulla-item-primiera = primiera
+cirulla-item-grande = grande
+cirulla-item-piccola = piccola
+cirulla-item-scope = scope
+cirulla-item-table = quindici in tavola
+cirulla-item-cirulla = cirulle
+cirulla-item-decino = decini
+cirulla-item-scala-alta = scala alta
+cirulla-void-aces = 🔄 Smazzata { $deal }: due assi in tavola ({ $cards }), la mano è nulla e { $dealer } ridà.
+cirulla-void-equal-cards = 🔄 Smazzata { $deal }: tre carte uguali in tavola ({ $cards }), la mano è nulla e { $dealer } ridà.
+cirulla-partitone-diamonds = 💎 Partitone! { $side } prende tutti i denari e vince la partita.
+cirulla-partitone-four-equal = 💎 Partitone! Quattro carte uguali in tavola: { $side } vince la partita.
+cirulla-three-voids = Tre mani nulle di fila: il mazziere perde la partita.
+
+rule-cirulla-target = Punti per vincere
+rule-cirulla-aces_void = Due assi in tavola: mano nulla
+rule-cirulla-three_voids_lose = Tre mani nulle: perde il mazziere
+rule-cirulla-equal_cards_void = Tre carte uguali in tavola: mano nulla
+rule-cirulla-triple_aces = Tre assi valgono
+rule-cirulla-decino_plus_values = Decino più il valore delle carte
+rule-cirulla-ace_takes_all_always = L'asso piglia sempre tutto
+rule-cirulla-matta_keeps_value = La matta in tavola tiene il valore
+rule-cirulla-matta_for_dealer = Matta libera per il 15/30 del mazziere
+rule-cirulla-grande_25 = Grande da 25
+rule-cirulla-scala_alta = Scala alta (J Q K di quadri)
+rule-cirulla-matta_card = La matta è
+rule-cirulla-four_equal_partitone = Quattro uguali in tavola: partitone
+rule-cirulla-pairs_contest = Buone a coppie: vale la migliore
+rule-cirulla-cirullone = Cirullone (6 carte, a 101)
+
+illegal-must-capture = Con questa carta devi prendere.
+illegal-no-such-capture = Questa presa non si può fare.
+illegal-not-on-table = Quella carta non è in tavola.
+illegal-knock-too-late = Si bussa prima di giocare la prima carta.
+illegal-already-knocked = Hai già bussato.
+illegal-no-buona = Non hai una buona da dichiarare.
+illegal-knock-not-in-use = A questo tavolo le buone si chiamano da sole.
