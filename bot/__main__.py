@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from telegram import Update
-from telegram.error import InvalidToken, NetworkError
+from telegram.error import BadRequest, InvalidToken, NetworkError
 
 from bot.app import build_application
 from bot.settings import Settings, settings_error_line
@@ -52,6 +52,9 @@ def main() -> int:
         return 2
     except InvalidToken:
         print("configuration error: TELEGRAM_BOT_TOKEN was refused by Telegram", file=sys.stderr)
+        return 2
+    except BadRequest as exc:
+        print(f"Telegram refused the bot's setup: {exc.message}", file=sys.stderr)
         return 2
     except NetworkError as exc:
         print(f"network error: cannot reach the Bot API ({exc})", file=sys.stderr)

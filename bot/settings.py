@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("telegram_api_base_url", "webhook_url")
+    @field_validator("telegram_api_base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None or value == "":
@@ -51,6 +51,16 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value.rstrip("/")
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _https_url(cls, value: str | None) -> str | None:
+        # Telegram delivers webhooks only to https; TLS may end at a proxy in front of the bot.
+        if value is None or value == "":
+            return None
+        if not value.startswith("https://"):
+            raise ValueError("must start with https:// (Telegram's requirement)")
+        return value
 
     @property
     def token(self) -> str:

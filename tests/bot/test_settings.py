@@ -39,12 +39,16 @@ def test_missing_token_is_one_line(tmp_path):
 def test_bad_settings_are_named_on_one_line_without_the_secret(tmp_path):
     """Every bad setting is named on the same line; the token's value is never echoed."""
     result = run_bot(
-        tmp_path, TELEGRAM_BOT_TOKEN="not-a-token-secret", LOG_LEVEL="LOUD", PORT="70000"
+        tmp_path,
+        TELEGRAM_BOT_TOKEN="not-a-token-secret",
+        LOG_LEVEL="LOUD",
+        PORT="70000",
+        WEBHOOK_URL="http://plain.example/hook",
     )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
-    for name in ("TELEGRAM_BOT_TOKEN", "LOG_LEVEL", "PORT"):
+    for name in ("TELEGRAM_BOT_TOKEN", "LOG_LEVEL", "PORT", "WEBHOOK_URL"):
         assert name in lines[0]
     assert "not-a-token-secret" not in lines[0]
 
