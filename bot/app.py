@@ -62,9 +62,10 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Every button press: decode the callback data and route it; alert on foreign data."""
     svc = services(context)
     query = update.callback_query
-    lang = await svc.lang_of(query.from_user.id)
     if query.from_user.language_code:
         lang = svc.tr.resolve(query.from_user.language_code)
+    else:
+        lang = await svc.lang_of(query.from_user.id)
     try:
         cb = Callback.parse(query.data)
     except MalformedCallback:

@@ -79,6 +79,8 @@ class Games:
         if row is None:
             return None
         live = await self._hydrate(row)
+        if row.status not in ("lobby", "active"):
+            return live  # a closed game is looked at, not kept
         # Another coroutine may have loaded it meanwhile; keep the first.
         return self._live.setdefault(game_id, live)
 

@@ -56,11 +56,12 @@ def parse_new_args(svc: Services, args: list[str]) -> tuple[str, int] | None:
     return None
 
 
-async def _reply(update: Update, text: str) -> None:
+async def reply_html(update: Update, text: str) -> None:
+    """Answer a command in its chat with an HTML text (not as a quoted reply)."""
     await update.effective_message.reply_html(text, do_quote=False)
 
 
-def _options_text(svc: Services, lang: str) -> str:
+def _options_text() -> str:
     return ", ".join(
         f"/nuova {kind} {n}" if len(engine.GAMES[kind].player_counts) > 1 else f"/nuova {kind}"
         for kind, n in game_options()
@@ -75,19 +76,17 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user_row = await svc.users.seen(user)
     lang = svc.tr.resolve(user.language_code)
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-        await _reply(update, svc.tr.get(lang, "new-group-only"))
+        await reply_html(update, svc.tr.get(lang, "new-group-only"))
         return
     chosen = None
     if context.args:
         chosen = parse_new_args(svc, context.args)
         if chosen is None:
-            await _reply(
-                update, svc.tr.get(lang, "new-unknown-game", options=_options_text(svc, lang))
-            )
+            await reply_html(update, svc.tr.get(lang, "new-unknown-game", options=_options_text()))
             return
     existing = await svc.games.in_chat(chat.id)
     if existing is not None:
-        await _reply(update, svc.tr.get(lang, "new-busy"))
+        await reply_html(update, svc.tr.get(lang, "new-busy"))
         return
     kind, players = chosen if chosen else (None, None)
     try:
@@ -95,7 +94,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             chat.id, chat.title or "", user.id, user.full_name, lang, kind, players
         )
     except ChatBusy:
-        await _reply(update, svc.tr.get(lang, "new-busy"))
+        await reply_html(update, svc.tr.get(lang, "new-busy"))
         return
     live = await svc.games.get(game_id)
     if kind is not None and user_row.private_open:
@@ -125,7 +124,8 @@ async def _sit(svc: Services, live: LiveGame, user: User, team: int | None) -> s
     return None
 
 
-async def _is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE, user_id: int) -> bool:
+async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE, user_id: int) -> bool:
+    """Whether ``user_id`` administers the chat of the update (False when Telegram won't say)."""
     try:
         member = await context.bot.get_chat_member(update.effective_chat.id, user_id)
     except TelegramError as exc:
@@ -161,7 +161,10 @@ async def on_lobby_press(
                 await _alert(query, svc, lang, "alert-creator-only", creator=row.creator_name)
                 return
             kind, _, count = cb.arg.partition("-")
-            if row.kind is not None or (kind, int(count or 0)) not in game_options():
+            if not count.isdigit() or (kind, int(count)) not in game_options():
+                await _alert(query, svc, lang, "alert-malformed")
+                return
+            if row.kind is not None:
                 await _alert(query, svc, lang, "alert-stale")
                 return
             await svc.storage.set_kind(row.game_id, kind, int(count), {})
@@ -209,7 +212,7 @@ async def on_lobby_press(
                 await _alert(query, svc, lang, problem)
                 return
         elif cb.op is Op.CANCEL:
-            if not is_creator and not await _is_admin(update, context, user.id):
+            if not is_creator and not await is_chat_admin(update, context, user.id):
                 await _alert(query, svc, lang, "alert-cancel-who")
                 return
             await cancel_game(svc, live)
@@ -257,10 +260,10 @@ async def _start(svc: Services, live: LiveGame, user_id: int) -> str | None:
         log.warning("game %s cannot start: %s", row.game_id, exc)
         return "alert-rule-conflict"
     try:
-        await svc.storage.start_game(row.game_id, seed, dealer)
+        # The lobby's message becomes the table message: edited in place, nothing new sent.
+        await svc.storage.start_game(row.game_id, seed, dealer, row.lobby_message_id)
     except StaleMove:
         return "alert-lobby-closed"
-    await svc.storage.set_table_message(row.game_id, row.lobby_message_id)
     await svc.games.reload(live)
     live.rules_open = False
     return None
@@ -282,28 +285,28 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     lang = svc.tr.resolve(user.language_code)
     if chat.type != ChatType.PRIVATE:
-        await _reply(update, svc.tr.get(lang, "start-group", bot=html.escape(svc.bot_username)))
+        await reply_html(update, svc.tr.get(lang, "start-group", bot=html.escape(svc.bot_username)))
         return
     await svc.users.seen(user, private_open=True)
     await reopen_private(svc, user.id)
     m = JOIN_PAYLOAD.match(context.args[0]) if context.args else None
     if m is None:
-        await _reply(update, svc.tr.get(lang, "start-welcome"))
+        await reply_html(update, svc.tr.get(lang, "start-welcome"))
         return
     game_id, team = int(m.group(1)), m.group(2)
     live = await svc.games.get(game_id)
     if live is None or live.row.status != "lobby":
-        await _reply(update, svc.tr.get(lang, "start-join-closed"))
+        await reply_html(update, svc.tr.get(lang, "start-join-closed"))
         return
     async with live.lock:
         problem = await _sit(svc, live, user, int(team) if team is not None else None)
     if problem and problem != "alert-already-seated":
-        await _reply(update, svc.tr.get(lang, problem))
+        await reply_html(update, svc.tr.get(lang, problem))
         return
     title = screens.game_title(
         screens.make_ctx(svc.tr, lang, live), live.row.kind, live.row.players
     )
-    await _reply(
+    await reply_html(
         update,
         svc.tr.get(lang, "start-joined", game=title, group=screens.esc(live.row.chat_title)),
     )

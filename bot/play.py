@@ -20,7 +20,7 @@ from bot import screens
 from bot.callbacks import Callback, Op, resolve_action
 from bot.games import ui_for
 from bot.live import LiveGame
-from bot.lobby import _is_admin, _reply, cancel_game
+from bot.lobby import cancel_game, is_chat_admin, reply_html
 from bot.services import Services, services
 from bot.storage import ChatBusy
 
@@ -121,29 +121,13 @@ async def _rematch(
     if old.seat_of(query.from_user.id) is None:
         await query.answer(svc.tr.get(lang, "alert-not-your-game"), show_alert=True)
         return
+    # The deal passes to the right from one game to the next.
+    dealer = (old.dealer + 1) % old.players
     try:
-        game_id = await svc.storage.create_lobby(
-            old.chat_id,
-            old.chat_title,
-            old.creator_id,
-            old.creator_name,
-            old.lang,
-            old.kind,
-            old.players,
-            old.rules,
-            rematch_of=old.game_id,
-        )
+        game_id = await svc.storage.create_rematch(old, svc.new_seed(), dealer)
     except ChatBusy:
         await query.answer(svc.tr.get(lang, "alert-busy"), show_alert=True)
         return
-    for s in old.seats:
-        if s.user_id is None:
-            await svc.storage.add_computer(game_id, s.seat, s.name, s.computer or "")
-        else:
-            await svc.storage.take_seat(game_id, s.seat, s.user_id, s.name)
-    seed = svc.new_seed()
-    # The deal passes to the right from one game to the next.
-    await svc.storage.start_game(game_id, seed, (old.dealer + 1) % old.players)
     live = await svc.games.get(game_id)
     await query.answer()
     svc.renderer.refresh(game_id)
@@ -166,7 +150,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         )
     lives = [g for g in [await svc.games.get(i) for i in game_ids] if g and g.active]
     if not lives:
-        await _reply(update, svc.tr.get(lang, "hand-none"))
+        await reply_html(update, svc.tr.get(lang, "hand-none"))
         return
     for live in lives:
         async with live.lock:
@@ -176,7 +160,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             try:
                 mid = await svc.messenger.send(user.id, content)
             except Forbidden:
-                await _reply(
+                await reply_html(
                     update,
                     svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
                 )
@@ -198,10 +182,10 @@ async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     lang = svc.tr.resolve(user.language_code)
     live = await svc.games.in_chat(chat.id) if chat.type != ChatType.PRIVATE else None
     if live is None:
-        await _reply(update, svc.tr.get(lang, "cancel-none"))
+        await reply_html(update, svc.tr.get(lang, "cancel-none"))
         return
-    if user.id != live.row.creator_id and not await _is_admin(update, context, user.id):
-        await _reply(update, svc.tr.get(lang, "alert-cancel-who"))
+    if user.id != live.row.creator_id and not await is_chat_admin(update, context, user.id):
+        await reply_html(update, svc.tr.get(lang, "alert-cancel-who"))
         return
     async with live.lock:
         done = await cancel_game(svc, live)

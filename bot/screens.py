@@ -68,7 +68,7 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
     row = live.row
     ctx = make_ctx(tr, row.lang, live)
     gid = row.game_id
-    creator = esc(_creator_name(live))
+    creator = esc(row.creator_name)
     if row.kind is None:
         text = ctx.t("lobby-choose", creator=f"<b>{creator}</b>")
         options = [
@@ -145,13 +145,6 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
             last.insert(0, button(ctx.t("btn-start"), Callback(Op.START, gid)))
         keyboard.append(last)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard))
-
-
-def _creator_name(live: LiveGame) -> str:
-    for s in live.row.seats:
-        if s.user_id == live.row.creator_id:
-            return s.name
-    return live.row.creator_name
 
 
 def _seat_text(names: Sequence[str], seat: int) -> str:

@@ -504,16 +504,59 @@ class Storage:
                 (message_id, game_id, seat),
             )
 
-    async def start_game(self, game_id: int, seed: int, dealer: int) -> None:
-        """Turn a full lobby into a game in progress."""
+    async def start_game(
+        self, game_id: int, seed: int, dealer: int, table_message_id: int | None = None
+    ) -> None:
+        """Turn a full lobby into a game in progress; raise StaleMove if it is no lobby."""
         async with self.transaction() as conn:
             cur = await conn.execute(
-                """UPDATE games SET status = 'active', seed = ?, dealer = ?, started_at = ?
+                """UPDATE games SET status = 'active', seed = ?, dealer = ?, started_at = ?,
+                       table_message_id = ?
                    WHERE game_id = ? AND status = 'lobby'""",
-                (seed, dealer, _now(), game_id),
+                (seed, dealer, _now(), table_message_id, game_id),
             )
             if cur.rowcount != 1:
                 raise StaleMove(game_id)
+
+    async def create_rematch(self, old: GameRow, seed: int, dealer: int) -> int:
+        """The same table again, in one transaction: same group, game, house rules and seats,
+        started at once. Raise ChatBusy if the group already has a lobby or a game."""
+        now = _now()
+        try:
+            async with self.transaction() as conn:
+                cur = await conn.execute(
+                    """INSERT INTO games (chat_id, chat_title, kind, players, rules, seed, dealer,
+                           status, creator_id, creator_name, lang, rematch_of, created_at,
+                           started_at)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)""",
+                    (
+                        old.chat_id,
+                        old.chat_title,
+                        old.kind,
+                        old.players,
+                        json.dumps(old.rules),
+                        seed,
+                        dealer,
+                        old.creator_id,
+                        old.creator_name,
+                        old.lang,
+                        old.game_id,
+                        now,
+                        now,
+                    ),
+                )
+                game_id = cur.lastrowid
+                for s in old.seats:
+                    await conn.execute(
+                        "INSERT INTO seats (game_id, seat, user_id, name, computer)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (game_id, s.seat, s.user_id, s.name, s.computer),
+                    )
+                return game_id
+        except sqlite3.IntegrityError as exc:
+            if "games.chat_id" in str(exc):
+                raise ChatBusy(old.chat_id) from None
+            raise
 
     async def cancel_game(self, game_id: int) -> bool:
         """Cancel a lobby or a game in progress; False if it was already closed."""

@@ -137,10 +137,12 @@ class CirullaUI(GameUI):
         return lines
 
     def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
-        """The table cards to capture from, and the buone shown this turn."""
-        lines = [self._table_cards(ctx, view)]
-        lines += self._buone(ctx, view)
-        return lines
+        """On the player's turn, the table cards to capture from and the buone shown; while
+        waiting, nothing (the group's table message has it), so the message is not edited at
+        every card."""
+        if view["current_seat"] != view["seat"]:
+            return []
+        return [self._table_cards(ctx, view), *self._buone(ctx, view)]
 
     def scores_line(self, ctx: Ctx, view: View) -> str | None:
         """Each side's points and the target."""

@@ -186,3 +186,76 @@ async def test_a_timed_out_edit_is_tried_again(make_table, fake, bot):
     await bot.feed(fake.press(actor, msg, data))
     next_actor = table.visible_actions()[0][0]
     assert next_actor["first_name"] in table.table().text
+
+
+async def test_bids_on_the_table_only_for_the_player_to_speak(make_table, fake, bot):
+    """Belòta's bids are buttons on the group's table message: another player pressing one
+    gets an alert; the player to speak bids."""
+    table = make_table(4)
+    await table.start("belota", 4)
+    actions = table.visible_actions()
+    speaker, msg, _, data = actions[0]
+    assert msg.chat_id == table.group["id"]
+    before = await snapshot(bot, table)
+    other = next(u for u in table.users if u is not speaker)
+    update = await bot.feed(fake.press(other, msg, data))
+    assert fake.answered(update)["text"] == t("alert-not-your-turn")
+    assert await snapshot(bot, table) == before
+    await bot.feed(fake.press(speaker, msg, data))
+    assert (await snapshot(bot, table))[0] == before[0] + 1
+
+
+async def test_table_edits_are_coalesced_while_telegram_is_slow(make_table, fake, bot):
+    """Presses that arrive while a group edit is still on its way are folded into one more
+    edit showing the latest state, not one edit per press."""
+    table = make_table(3)
+    await table.start("briscola", 3)
+    messenger = bot.svc.messenger
+    original = messenger.show
+
+    async def slow_in_groups(chat_id, message_id, content):
+        if chat_id < 0:
+            await asyncio.sleep(0.05)  # a group edit held by Telegram's rate limit
+        return await original(chat_id, message_id, content)
+
+    messenger.show = slow_in_groups
+    edits_before = len(fake.calls_of("editMessageText"))
+    group_edits_before = sum(
+        1 for p in fake.calls_of("editMessageText") if p["chat_id"] == table.group["id"]
+    )
+    game = (await bot.svc.games.get(table.game_id)).game
+    for _ in range(3):  # three cards in a row, faster than the edits
+        seat = game.current_seat
+        msg = table.hand_message(table.users[seat])
+        code = game.legal_actions(seat)[0]
+        data = f"a:{table.game_id}:{game.move_number}:{code}"
+        update = fake.press(table.users[seat], msg, data)
+        await bot.app.process_update(Update.de_json(update, bot.app.bot))
+        assert not fake.answered(update).get("show_alert")
+    await bot.svc.renderer.drain()
+    group_edits = sum(
+        1 for p in fake.calls_of("editMessageText") if p["chat_id"] == table.group["id"]
+    )
+    assert group_edits - group_edits_before < 3
+    assert len(fake.calls_of("editMessageText")) > edits_before
+    # The table shows the state after the third card: a finished trick, the winner to lead.
+    assert t("table-turn", player=table.users[game.current_seat]["first_name"]) in (
+        table.table().text
+    )
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(make_table, fake, bot):
+    """A basic group upgraded to a supergroup: the game follows it to the new chat id and the
+    table message is sent there."""
+    table = make_table(2)
+    table.group = fake.add_group("Gruppo base", members=table.users, type="group")
+    await table.start("briscola", 2)
+    new_group = fake.migrate_group(table.group)
+    for update in fake.updates[-2:]:
+        await bot.feed(update)
+    table.group = new_group
+    actor, msg, _, data = table.visible_actions()[0]
+    await bot.feed(fake.press(actor, msg, data))
+    assert fake.messages(new_group), "the table moved to the supergroup"
+    await table.play_to_end(random.Random(8))
+    assert table.finished()
