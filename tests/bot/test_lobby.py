@@ -3,6 +3,11 @@ start and cancel (issue: "Lobby in a group", "Private chat")."""
 
 from __future__ import annotations
 
+import pytest
+
+import engine
+from bot.games import offered_kinds
+from bot.house_rules import rule_choices
 from tests.bot.conftest import t
 
 
@@ -126,3 +131,75 @@ async def test_cancel_by_creator_or_admin(make_table, fake):
     assert not fake.message(table.group, lobby.message_id).buttons
     again = await table.create("/nuova briscola")
     assert "Briscola" in again.text and again.buttons
+
+
+@pytest.mark.parametrize("kind", offered_kinds())
+async def test_every_house_rule_is_a_button_for_the_creator(make_table, fake, kind):
+    """The rules view has one button per house rule of the game's rules file, each showing
+    its current value."""
+    players = engine.GAMES[kind].player_counts[-1]
+    table = make_table(players)
+    await table.seat_everybody(kind, players)
+    await table.press(table.users[0], table.lobby(), t("btn-rules"))
+    labels = [text for text, _ in table.lobby().buttons]
+    for choice in rule_choices(kind):
+        assert any(label.startswith(t(f"rule-{kind}-{choice.name}") + ":") for label in labels)
+    assert len(labels) == len(rule_choices(kind)) + 1  # and "done"
+
+
+async def test_a_rule_the_table_cannot_take_is_refused(make_table, fake):
+    """A house rule the engine refuses for this table (the cirullone is for two players) gets
+    an alert and is not set."""
+    if "cirulla" not in offered_kinds():
+        pytest.skip("Cirulla is not offered")
+    table = make_table(4)
+    await table.seat_everybody("cirulla", 4)
+    await table.press(table.users[0], table.lobby(), t("btn-rules"))
+    label = t("rule-cirulla-cirullone")
+    answer = await table.press(table.users[0], table.lobby(), f"{label}: {t('rule-off')}")
+    assert answer["show_alert"] and answer["text"] == t("alert-rule-conflict")
+    assert f"{label}: {t('rule-off')}" in [text for text, _ in table.lobby().buttons]
+
+
+async def test_one_player_in_games_of_two_groups_at_once(make_table, fake, bot):
+    """The same two players play in two groups: each game has its own hand messages, named
+    after its group, and a card played in one leaves the other as it was."""
+    first = make_table(2, title="Primo tavolo")
+    await first.start("briscola", 2)
+    second = make_table(2, title="Secondo tavolo")
+    second.users = first.users
+    second.group = fake.add_group("Secondo tavolo", members=first.users)
+    await second.create("/nuova briscola")
+    await second.press(second.users[1], second.lobby(), t("btn-join"))
+    second.game_id = int(second.lobby().buttons[0][1].split(":")[1])
+    await second.press(second.users[0], second.lobby(), t("btn-start"))
+    alice = first.users[0]
+    assert first.hand_message(alice).message_id != second.hand_message(alice).message_id
+    before = second.hand_message(alice).text
+    user, msg, _, data = first.visible_actions()[0]
+    await bot.feed(fake.press(user, msg, data))
+    assert second.hand_message(alice).text == before
+    assert (await bot.svc.storage.get_game(first.game_id)).move_number == 1
+    assert (await bot.svc.storage.get_game(second.game_id)).move_number == 0
+
+
+async def test_cancel_command_for_a_game_in_progress(make_table, fake, bot):
+    """/annulla: refused for an ordinary player; the creator cancels, and the table and the
+    hands say so and lose their buttons."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    table_id = table.table().message_id
+    await bot.feed(fake.send_text(table.users[1], table.group, "/annulla"))
+    assert fake.last_message(table.group).text == t("alert-cancel-who")
+    await bot.feed(fake.send_text(table.users[0], table.group, "/cancel"))
+    table_msg = fake.message(table.group, table_id)
+    assert t("table-cancelled") in table_msg.text and not table_msg.buttons
+    for user in table.users:
+        hand = table.hand_message(user)
+        assert t("table-cancelled") in hand.text and not hand.buttons
+    assert (await bot.svc.storage.get_game(table.game_id)).status == "cancelled"
+
+
+def test_the_application_has_a_job_queue(bot):
+    """Turn timers will need the job queue: it is there."""
+    assert bot.app.job_queue is not None
