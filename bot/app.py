@@ -161,12 +161,12 @@ def build_application(
     async def post_stop(application: Application) -> None:
         svc = application.bot_data.get("services")
         if svc is not None:
-            await svc.renderer.drain()
+            await svc.renderer.close()
 
     async def post_shutdown(application: Application) -> None:
         svc = application.bot_data.pop("services", None)
         if svc is not None:
-            await svc.renderer.drain()
+            await svc.renderer.close()
             await svc.storage.close()
 
     builder = (

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 RETRIES = 3
 RETRY_DELAY = 1.0
+RETRY_LATER = 60.0  # after RETRIES failures in a row, one more pass this much later
 
 
 class Renderer:
@@ -34,6 +35,7 @@ class Renderer:
         self.svc = svc
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._later: dict[int, asyncio.TimerHandle] = {}
 
     def refresh(self, game_id: int) -> None:
         """Bring a game's messages up to date soon (in a background task)."""
@@ -42,9 +44,16 @@ class Renderer:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 
     async def drain(self) -> None:
-        """Wait until no game has messages left to update."""
+        """Wait until no game has messages left to update (passes put off for later aside)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Drop the passes put off for later, then wait for the running ones."""
+        for handle in self._later.values():
+            handle.cancel()
+        self._later.clear()
+        await self.drain()
 
     async def _run(self, game_id: int) -> None:
         try:
@@ -60,10 +69,20 @@ class Renderer:
                     if failures < RETRIES:
                         self._dirty.add(game_id)
                         await asyncio.sleep(RETRY_DELAY)
+                    elif game_id not in self._later:
+                        # Telegram is unreachable for now: nothing else would bring a finished
+                        # game's last message, so come back later on our own.
+                        self._later[game_id] = asyncio.get_running_loop().call_later(
+                            RETRY_LATER, self._retry_later, game_id
+                        )
                 except Exception:
                     log.exception("rendering game %s failed", game_id)
         finally:
             del self._tasks[game_id]
+
+    def _retry_later(self, game_id: int) -> None:
+        self._later.pop(game_id, None)
+        self.refresh(game_id)
 
     async def render(self, game_id: int) -> None:
         """One pass: make every message of the game show its current state."""

@@ -96,3 +96,23 @@ async def test_rematch_starts_the_same_table_again(make_table, fake, bot):
     assert table.visible_actions()
     again = await table.press(table.users[0], final, t("btn-rematch"))
     assert again["show_alert"] and again["text"] == t("alert-busy")
+
+
+async def test_a_result_not_sent_before_a_crash_is_sent_after_the_restart(
+    make_table, fake, bot, monkeypatch
+):
+    """The end of the game is committed with the last card; if Telegram never took the final
+    message (every try timed out), the next start sends it."""
+    monkeypatch.setattr("bot.render.RETRY_DELAY", 0.01)
+    table = make_table(2)
+    await table.start("briscola", 2)
+    group_id = table.group["id"]
+    fake.fail_next("sendMessage", "timeout", match=lambda p: p["chat_id"] == group_id, times=3)
+    while (await bot.svc.storage.get_game(table.game_id)).status == "active":
+        user, msg, _, data = table.visible_actions()[0]
+        await bot.feed(fake.press(user, msg, data))
+    assert not table.finished()
+    assert await bot.svc.storage.outbox(table.game_id)
+    await bot.restart()
+    assert table.finished()
+    assert not await bot.svc.storage.outbox(table.game_id)
