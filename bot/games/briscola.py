@@ -6,6 +6,34 @@ from collections.abc import Sequence
 
 from bot.games.base import Ctx, Event, GameUI, View, sides_of
 
+# Taking order, high to low (rules/briscola.md), for the sayings about a trick.
+TAKING_ORDER = "A3KQJ76542"
+
+
+def trick_saying(trick: Event, trump: str, players: int) -> str | None:
+    """The Emilian saying a trick calls for, if any (rules/briscola.md, "Sayings"):
+    ``"futu"`` a first trick of exactly 2 points; ``"nada"`` won with a briscola one step above
+    an opponent's; ``"masc"``/``"femna"`` an opponent's card of the led suit taken with that
+    suit's ace or three."""
+    cards = trick["cards"]
+    n = len(cards)
+    winner = trick["seat"]
+    seat_of = [(trick["leader"] + i) % n for i in range(n)]
+    won_with = cards[seat_of.index(winner)]
+
+    def opponent(seat: int) -> bool:
+        return seat != winner and (players != 4 or seat % 2 != winner % 2)
+
+    others = [c for c, s in zip(cards, seat_of, strict=True) if opponent(s)]
+    if won_with[1] == trump:
+        step = TAKING_ORDER.index(won_with[0]) + 1
+        if any(c[1] == trump and TAKING_ORDER.index(c[0]) == step for c in others):
+            return "nada"
+    led = cards[0][1]
+    if won_with[1] == led and won_with[0] in "A3" and any(c[1] == led for c in others):
+        return "masc" if won_with[0] == "A" else "femna"
+    return None
+
 
 class BriscolaUI(GameUI):
     """Briscola with the Italian pack's faces."""
@@ -43,6 +71,15 @@ class BriscolaUI(GameUI):
         trick = self._trick_line(ctx, view)
         if trick:
             lines.append(trick)
+        for event in last:
+            if event["type"] != "trick_won":
+                continue
+            if view["tricks_played"] == 1 and event["points"] == 2:
+                saying = "futu"
+            else:
+                saying = trick_saying(event, view["trump"], view["players"])
+            if saying:
+                lines.append(ctx.t(f"briscola-saying-{saying}", player=ctx.name(event["seat"])))
         if view.get("points") is not None:
             sides = sides_of(view)
             lines.append(

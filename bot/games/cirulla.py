@@ -22,8 +22,8 @@ ITEMS = (
 )
 # Items whose figure behind the point is worth showing: diamonds, cards, primiera.
 COUNTS = {"denari": "diamonds", "carte": "cards", "primiera": "primiera"}
-# A label longer than this reads badly on a button: a capture of the whole table is named so.
-LONG_LABEL = 28
+# Taking the whole table with this many cards or more reads "the whole table" on the button.
+WHOLE_TABLE = 4
 
 
 class CirullaUI(GameUI):
@@ -41,10 +41,9 @@ class CirullaUI(GameUI):
         if not taken:
             return ctx.card(card)
         cards = taken.split("+")
-        label = ctx.t("cirulla-capture", card=ctx.card(card), cards=ctx.cards(cards))
-        if len(label) > LONG_LABEL and len(cards) == len(view["table"]):
-            label = ctx.t("cirulla-capture-all", card=ctx.card(card))
-        return label
+        if len(cards) >= WHOLE_TABLE and len(cards) == len(view["table"]):
+            return ctx.t("cirulla-capture-all", card=ctx.card(card))
+        return ctx.t("cirulla-capture", card=ctx.card(card), cards=ctx.cards(cards))
 
     def actions_per_row(self, actions: Sequence[str]) -> int:
         """One capture to a row (several may start with the same card); plain cards three."""

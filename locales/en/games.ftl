@@ -172,3 +172,9 @@ illegal-knock-too-late = You knock before playing the first card.
 illegal-already-knocked = You already knocked.
 illegal-no-buona = You have no buona to declare.
 illegal-knock-not-in-use = At this table buone are called by themselves.
+
+## Briscola's sayings (Emilian, from the source)
+briscola-saying-futu = «Chi fa dù armàgn futù» ("who makes two is done for"): two points in the first trick bring bad luck, { $player }!
+briscola-saying-nada = «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): { $player } takes with a briscola just one step higher.
+briscola-saying-masc = «Stròsa ed màs'c» ("a male strangle"): { $player } takes with the ace.
+briscola-saying-femna = «Stròsa ad fèmna» ("a female strangle"): { $player } takes with the three.

@@ -172,3 +172,9 @@ illegal-knock-too-late = Si bussa prima di giocare la prima carta.
 illegal-already-knocked = Hai già bussato.
 illegal-no-buona = Non hai una buona da dichiarare.
 illegal-knock-not-in-use = A questo tavolo le buone si chiamano da sole.
+
+## Briscola's sayings (Emilian, from the source)
+briscola-saying-futu = «Chi fa dù armàgn futù»: chi fa due punti alla prima mano resta fregato, { $player }!
+briscola-saying-nada = «Questa ché l'è nada un dé prìma»: { $player } prende con una briscola appena più alta.
+briscola-saying-masc = «Stròsa ed màs'c»: { $player } strozza con l'asso.
+briscola-saying-femna = «Stròsa ad fèmna»: { $player } strozza con il tre.
