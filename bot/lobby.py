@@ -49,7 +49,7 @@ def parse_new_args(svc: Services, args: list[str]) -> tuple[str, int] | None:
             continue
         counts = engine.GAMES[kind].player_counts
         if count is None:
-            return kind, counts[-1] if kind == "belota" else counts[0]
+            return kind, counts[0]
         if count.isdigit() and int(count) in counts:
             return kind, int(count)
         return None
@@ -98,7 +98,8 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     live = await svc.games.get(game_id)
     if kind is not None and user_row.private_open:
-        await _sit(svc, live, user, 0 if players == 4 else None)
+        async with live.lock:
+            await _sit(svc, live, user, 0 if players == 4 else None)
     svc.renderer.refresh(game_id)
 
 

@@ -113,7 +113,15 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
     full = len(row.seats) == row.players
     lines.append(ctx.t("lobby-full") if full else ctx.t("lobby-how-to-join"))
 
-    keyboard: list[list[InlineKeyboardButton]] = []
+    # Joining stays possible while the creator sets the house rules.
+    if pairs_game(live):
+        join = [
+            button(ctx.t("btn-join-team", team=t + 1), Callback(Op.JOIN, gid, 0, str(t)))
+            for t in (0, 1)
+        ]
+    else:
+        join = [button(ctx.t("btn-join"), Callback(Op.JOIN, gid))]
+    keyboard = [[*join, button(ctx.t("btn-leave"), Callback(Op.LEAVE, gid))]]
     if live.rules_open:
         for i, choice in enumerate(rule_choices(row.kind)):
             current = row.rules.get(choice.name, choice.default)
@@ -125,22 +133,10 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
             )
         keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
     else:
-        if pairs_game(live):
-            keyboard.append(
-                [
-                    button(ctx.t("btn-join-team", team=t + 1), Callback(Op.JOIN, gid, 0, str(t)))
-                    for t in (0, 1)
-                ]
-            )
-        else:
-            keyboard.append([button(ctx.t("btn-join"), Callback(Op.JOIN, gid))])
-        keyboard.append(
-            [
-                button(ctx.t("btn-leave"), Callback(Op.LEAVE, gid)),
-                button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
-            ]
-        )
-        last = [button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid))]
+        last = [
+            button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
+            button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid)),
+        ]
         if full:
             last.insert(0, button(ctx.t("btn-start"), Callback(Op.START, gid)))
         keyboard.append(last)
