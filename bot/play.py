@@ -22,7 +22,7 @@ from bot.games import ui_for
 from bot.live import LiveGame
 from bot.lobby import cancel_game, is_chat_admin, reply_html
 from bot.services import Services, services
-from bot.storage import ChatBusy
+from bot.storage import ChatBusy, StaleMove
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,27 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
         live.row.status = "over"
         live.row.winners, live.row.scores = result
     live.record(events)
+    return events
+
+
+async def perform(
+    svc: Services, live: LiveGame, seat: int, code: str, move: int | None = None
+) -> list[dict[str, Any]]:
+    """An action not made by a button (a computer player, a turn timer): under the game's lock,
+    check the move number if given, apply and commit, then render and tell the listeners.
+
+    Raises ``engine.IllegalAction`` or ``StaleMove`` and changes nothing. Listeners run after
+    the lock is released; one that answers with another action should schedule it (a task or
+    the job queue) rather than call ``perform`` inline.
+    """
+    async with live.lock:
+        if not live.active:
+            raise engine.IllegalAction("game_over")
+        if move is not None and move != live.game.move_number:
+            raise StaleMove(live.game_id)
+        events = await apply_action(svc, live, seat, code)
+    svc.renderer.refresh(live.game_id)
+    await svc.notify_listeners(live, events)
     return events
 
 

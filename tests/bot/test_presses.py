@@ -7,8 +7,11 @@ import asyncio
 import random
 import sqlite3
 
+import pytest
 from telegram import Update
 
+from bot.play import perform
+from bot.storage import StaleMove
 from tests.bot.conftest import t
 
 
@@ -259,3 +262,28 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(make_table, fake
     assert fake.messages(new_group), "the table moved to the supergroup"
     await table.play_to_end(random.Random(8))
     assert table.finished()
+
+
+async def test_perform_is_the_seam_for_computer_players_and_timers(make_table, fake, bot):
+    """``perform`` applies an action for a seat without a button: committed, rendered, and
+    every listener told; an old move number changes nothing."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    heard = []
+
+    async def listener(svc, live, events):
+        heard.append([e["type"] for e in events])
+
+    bot.svc.listeners.append(listener)
+    live = await bot.svc.games.get(table.game_id)
+    seat = live.game.current_seat
+    code = live.game.legal_actions(seat)[0]
+    await perform(bot.svc, live, seat, code, move=0)
+    await bot.svc.renderer.drain()
+    assert heard == [["card_played"]]
+    assert (await snapshot(bot, table))[1] == [(seat, code)]
+    with pytest.raises(StaleMove):
+        await perform(
+            bot.svc, live, live.game.current_seat, live.game.legal_actions(1 - seat)[0], move=0
+        )
+    assert len((await snapshot(bot, table))[1]) == 1
