@@ -1,1 +1,1 @@
-"""Tavolata's Telegram adapter: lobby, hands and table messages, storage, translations."""
+"""Tavolata's Telegram adapter."""
