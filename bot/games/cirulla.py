@@ -103,13 +103,7 @@ class CirullaUI(GameUI):
                 )
             )
             if b.get("matta_value") is not None:
-                lines.append(
-                    ctx.t(
-                        "cirulla-matta-value",
-                        card=ctx.card(view["matta"]["card"]),
-                        value=b["matta_value"],
-                    )
-                )
+                lines.append(ctx.t("cirulla-matta-value", value=b["matta_value"]))
         return lines
 
     def buona_name(self, ctx: Ctx, buona: dict) -> str:
