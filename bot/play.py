@@ -44,7 +44,13 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     result = (game.winners, game.scores) if game.is_over else None
     try:
         await svc.storage.record_action(
-            live.game_id, move, seat, code, announcements=announcements, result=result
+            live.game_id,
+            move,
+            seat,
+            code,
+            announcements=announcements,
+            result=result,
+            within=svc.result_writer(live) if result is not None else None,
         )
     except BaseException:
         await svc.games.reload(live)

@@ -2,7 +2,8 @@
 
 One ``Services`` object lives in ``application.bot_data["services"]``; handlers get it with
 ``services(context)``. ``listeners`` is the seam for computer players and turn timers: each is
-told about every change of a game in progress.
+told about every change of a game in progress; ``result_hooks`` write a game's result in the
+transaction that ends it.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import aiosqlite
 from telegram import User
 from telegram.ext import ContextTypes
 
 from bot.i18n import Translator
 from bot.live import Games, LiveGame
 from bot.messenger import Messenger
-from bot.storage import Storage, UserRow
+from bot.storage import Storage, UserRow, Within
 
 if TYPE_CHECKING:
     from bot.render import Renderer
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
 # Called after a game starts, after each accepted action, and after a game is reloaded at
 # start-up, with the events of the change (empty on reload).
 GameListener = Callable[["Services", LiveGame, list[dict[str, Any]]], Awaitable[None]]
+# Called inside the transaction that ends a game (its last action, or its cancellation), so
+# that what they write (results, ratings) is committed with the end of the game or not at all.
+# ``live.game.is_over`` tells a finished game from a cancelled one.
+ResultHook = Callable[[aiosqlite.Connection, LiveGame], Awaitable[None]]
 
 
 class Users:
@@ -80,6 +86,7 @@ class Services:
     bot_username: str
     renderer: Renderer = field(init=False)
     listeners: list[GameListener] = field(default_factory=list)
+    result_hooks: list[ResultHook] = field(default_factory=list)
     # Where new games get their seed; tests replace it to replay the same deals.
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbelow(2**62))
 
@@ -93,6 +100,17 @@ class Services:
     def deep_link(self, payload: str) -> str:
         """The link that opens the private chat with the bot and sends ``/start payload``."""
         return f"https://t.me/{self.bot_username}?start={payload}"
+
+    def result_writer(self, live: LiveGame) -> Within | None:
+        """The writes of the result hooks for a game that ends, for storage's ``within``."""
+        if not self.result_hooks:
+            return None
+
+        async def write(conn: aiosqlite.Connection) -> None:
+            for hook in self.result_hooks:
+                await hook(conn, live)
+
+        return write
 
     async def notify_listeners(self, live: LiveGame, events: list[dict[str, Any]]) -> None:
         """Tell computer players, timers and the like that a game changed."""

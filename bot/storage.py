@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -93,6 +93,9 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+# More writes to make inside a transaction of the storage (e.g. recording a finished game).
+Within = Callable[[aiosqlite.Connection], Awaitable[None]]
 OPEN_STATUSES = ("lobby", "active")
 
 
@@ -558,8 +561,9 @@ class Storage:
                 raise ChatBusy(old.chat_id) from None
             raise
 
-    async def cancel_game(self, game_id: int) -> bool:
-        """Cancel a lobby or a game in progress; False if it was already closed."""
+    async def cancel_game(self, game_id: int, within: Within | None = None) -> bool:
+        """Cancel a lobby or a game in progress; False if it was already closed. ``within``
+        runs in the same transaction (to record the cancelled game elsewhere)."""
         async with self.transaction() as conn:
             cur = await conn.execute(
                 """UPDATE games SET status = 'cancelled', finished_at = ?
@@ -567,7 +571,11 @@ class Storage:
                 (_now(), game_id),
             )
             await conn.execute("DELETE FROM outbox WHERE game_id = ?", (game_id,))
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            if within is not None:
+                await within(conn)
+            return True
 
     async def record_action(
         self,
@@ -577,9 +585,11 @@ class Storage:
         code: str,
         announcements: Sequence[tuple[str, Any]] = (),
         result: tuple[list[int], list[Any]] | None = None,
+        within: Within | None = None,
     ) -> None:
         """Commit one accepted action, the announcements it causes and, if it ends the game,
-        the result. Raise StaleMove if another action took ``move_number`` first."""
+        the result; ``within`` runs in the same transaction. Raise StaleMove if another action
+        took ``move_number`` first."""
         now = _now()
         async with self.transaction() as conn:
             if result is None:
@@ -607,6 +617,8 @@ class Storage:
                     "INSERT INTO outbox (game_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
                     (game_id, kind, json.dumps(payload), now),
                 )
+            if within is not None:
+                await within(conn)
 
     async def actions(self, game_id: int) -> list[tuple[int, str]]:
         """The action log of a game: ``(seat, code)`` in order."""

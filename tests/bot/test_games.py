@@ -116,3 +116,35 @@ async def test_a_result_not_sent_before_a_crash_is_sent_after_the_restart(
     await bot.restart()
     assert table.finished()
     assert not await bot.svc.storage.outbox(table.game_id)
+
+
+async def test_result_hooks_write_in_the_transaction_that_ends_the_game(make_table, fake, bot):
+    """A result hook (leaderboards) runs inside the commit of the last card; if it fails, the
+    last card is not committed either and the game is still on."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    calls = []
+
+    async def failing(conn, live):
+        calls.append((conn.in_transaction, live.game.is_over))
+        raise RuntimeError("the ratings table is locked")
+
+    bot.svc.result_hooks.append(failing)
+    rng = random.Random(4)
+    while not calls:
+        user, data, _ = await table.play_one(rng)
+    assert calls == [(True, True)]
+    stored = await bot.svc.storage.get_game(table.game_id)
+    assert stored.status == "active"
+    live = await bot.svc.games.get(table.game_id)
+    assert live.game.move_number == stored.move_number and not live.game.is_over
+    bot.errors.records.clear()  # the failure was logged, as it should be
+
+    async def recording(conn, live):
+        calls.append((conn.in_transaction, live.game.is_over))
+
+    bot.svc.result_hooks[:] = [recording]
+    msg = table.hand_message(user)
+    await bot.feed(fake.press(user, msg, data))
+    assert calls[-1] == (True, True)
+    assert table.finished()

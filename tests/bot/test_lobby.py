@@ -186,9 +186,15 @@ async def test_one_player_in_games_of_two_groups_at_once(make_table, fake, bot):
 
 async def test_cancel_command_for_a_game_in_progress(make_table, fake, bot):
     """/annulla: refused for an ordinary player; the creator cancels, and the table and the
-    hands say so and lose their buttons."""
+    hands say so and lose their buttons; result hooks hear of it in the same transaction."""
     table = make_table(2)
     await table.start("briscola", 2)
+    heard = []
+
+    async def hook(conn, live):
+        heard.append((live.game_id, conn.in_transaction, live.game.is_over))
+
+    bot.svc.result_hooks.append(hook)
     table_id = table.table().message_id
     await bot.feed(fake.send_text(table.users[1], table.group, "/annulla"))
     assert fake.last_message(table.group).text == t("alert-cancel-who")
@@ -199,6 +205,7 @@ async def test_cancel_command_for_a_game_in_progress(make_table, fake, bot):
         hand = table.hand_message(user)
         assert t("table-cancelled") in hand.text and not hand.buttons
     assert (await bot.svc.storage.get_game(table.game_id)).status == "cancelled"
+    assert heard == [(table.game_id, True, False)]
 
 
 def test_the_application_has_a_job_queue(bot):
