@@ -1,0 +1,601 @@
+"""Belòta, the Ventimiglia belote: four players in two pairs, bidding, declarations, tricks.
+
+Action codes: ``"pass"``, ``"take"`` (mandà: the turned suit is trump), ``"trump:H"`` (a suit
+named in the second round), ``"sensa"`` (no trump, doubled), ``"contru"`` (tripled),
+``"declare"`` (all of a player's declarations, on their turn in the first trick, before their
+card), and a card code such as ``"JH"``.
+
+A hand: the dealer gives 3 then 2 cards to each player from seat ``dealer+1``
+(``deck[0..11]``, ``deck[12..19]``) and turns ``deck[20]``; after the bidding, from seat
+``dealer+1``, the taker receives the turned card and 2 more, every other player 3 more, from
+``deck[21..31]`` in that order. Seat ``dealer+1`` leads; the deal passes to seat ``dealer+1``.
+
+Bidding, from the source ("Se tutti rifiutano, torna la parola al primo... Tutti i giocatori hanno
+però, sempre a turno, la possibilità di dichiarare... senza atout"):
+
+1. first round from seat ``dealer+1``: ``take``, ``sensa`` or ``pass``;
+2. if all four pass, a second round from seat ``dealer+1``: ``trump:X`` (not the turned suit),
+   ``sensa`` or ``pass``; if all pass again the hand is annulled and seat ``dealer+1`` deals;
+3. once a trump is fixed by seat T, seats T+1, T+2, T+3 in turn may overturn it with ``sensa``
+   (the first sensa ends this round) or pass;
+4. once sensa is declared by seat D, seat D+1 then seat D+3 may answer ``contru`` (the first
+   contru ends the bidding) or pass.
+
+The taker (who receives the turned card) made the first accepting bid; the contract team is the
+team of whoever fixed the final contract (the ``declarer``). A sensa that overturns a trump
+leaves the turned card with the original taker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engine.base import Game, register
+from engine.cards import PACK_32, SUITS
+from engine.errors import IllegalAction
+from engine.rules import HouseRules
+
+from .declarations import best_declaration, find_declarations, has_declaration
+from .scoring import match_winner, score_hand
+from .tables import BELOTA, POINTS, STRENGTH
+
+BIDDING, PLAYING, OVER = 0, 1, 2
+PHASE_NAMES = ("bidding", "playing", "over")
+
+# Bidding stages: first round, second round, the chance to overturn a trump, the contru.
+FIRST, SECOND, OVERTURN, CONTRU = 1, 2, 3, 4
+STAGE_NAMES = {FIRST: "first", SECOND: "second", OVERTURN: "overturn", CONTRU: "contru"}
+FIRST_BIDS = ("take", "sensa", "pass")
+SECOND_BIDS = {t: (*(f"trump:{s}" for s in SUITS if s != t), "sensa", "pass") for t in SUITS}
+OVERTURN_BIDS = ("sensa", "pass")
+CONTRU_BIDS = ("contru", "pass")
+ALL_BIDS = frozenset(("take", "sensa", "pass", "contru", *(f"trump:{s}" for s in SUITS)))
+CARDS = frozenset(PACK_32)
+# How a hand is shown: by suit (H, D, C, S), highest first in the contract's order.
+DISPLAY_ORDER = {
+    t: {c: 16 * SUITS.index(c[1]) - strength[c] for c in PACK_32}
+    for t, strength in STRENGTH.items()
+}
+
+
+class BelotaRules(HouseRules):
+    """Belòta's house rules, with the defaults of the rules file."""
+
+    target: Literal[500, 1000, 1500] = 1000
+    curu_points: int = Field(default=100, ge=0, le=1000)
+    dedans: bool = True
+    multiply_declarations: bool = True
+
+
+@register
+class Belota(Game):
+    """A match of Belòta: hands are dealt, bid, declared, played and scored until the target."""
+
+    kind = "belota"
+    player_counts = (4,)
+    pack = PACK_32
+    rules_model = BelotaRules
+
+    def __init__(
+        self,
+        players: int = 4,
+        seed: int | None = None,
+        deck: Sequence[str] | None = None,
+        dealer: int = 0,
+        rules: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(players, seed=seed, deck=deck, dealer=dealer, rules=rules)
+        rules_ = self.rules
+        assert isinstance(rules_, BelotaRules)
+        # Plain attributes: the hot path never touches pydantic.
+        self.target: int = rules_.target
+        self.curu_points: int = rules_.curu_points
+        self.dedans: bool = rules_.dedans
+        self.multiply_declarations: bool = rules_.multiply_declarations
+        self._rules_json = rules_.model_dump(mode="json")
+        self._scores = [0, 0]
+        self.litigiu = 0  # a tied contract team's total, frozen until a hand is won outright
+        self.scoresheet: list[dict[str, Any]] = []
+        self._winners: list[int] = []
+        self.deal = 0
+        self.dealer = dealer
+        # The legal actions of the seat to act in the play, computed once per move.
+        self._legal: list[str] | None = None
+        self._start_deal(dealer, [])
+
+    # -- the contract's surface -----------------------------------------------------------
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or None when the match is over."""
+        return self._turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a team has won the match."""
+        return self._phase == OVER
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats of the winning team; empty while the match goes on."""
+        return list(self._winners)
+
+    @property
+    def scores(self) -> list[int]:
+        """Match points per team (team 0: seats 0 and 2; team 1: seats 1 and 3)."""
+        return list(self._scores)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """The action codes ``seat`` may play now; empty when it is not that seat's turn."""
+        if seat != self._turn or self._turn is None:
+            return []
+        if self._phase == PLAYING:
+            legal = self._legal
+            return list(legal if legal is not None else self._card_legal(seat))
+        return list(self._bid_options)
+
+    def play(self, seat: int, code: str) -> list[dict[str, Any]]:
+        """Apply one action and return its events; raise IllegalAction and change nothing."""
+        turn = self._turn
+        if turn is None:
+            raise IllegalAction("game_over")
+        if seat != turn:
+            raise IllegalAction("not_your_turn", f"seat {seat} played, seat {turn} is to act")
+        if self._phase == PLAYING:
+            legal = self._legal
+            if legal is None:
+                legal = self._card_legal(seat)
+            if code not in legal:
+                raise self._card_refusal(seat, code)
+            self._legal = None
+            self.actions.append(code)
+            if code == "declare":
+                return self._declare(seat)
+            return self._play_card(seat, code)
+        if code not in self._bid_options:
+            raise self._bid_refusal(code)
+        self.actions.append(code)
+        return self._bid(seat, code)
+
+    # -- dealing ---------------------------------------------------------------------------
+    def _start_deal(self, dealer: int, events: list[dict[str, Any]]) -> None:
+        """Deal 3 + 2 cards to each player from seat ``dealer+1`` and turn the 21st card."""
+        self.deal += 1
+        self.dealer = dealer
+        deck = self.next_deck()
+        hands: list[list[str]] = [[], [], [], []]
+        for i in range(4):
+            hands[(dealer + 1 + i) & 3] = deck[3 * i : 3 * i + 3] + deck[12 + 2 * i : 14 + 2 * i]
+        self.hands = hands
+        self.turned = deck[20]
+        self.rest = deck[21:]
+        self._phase = BIDDING
+        self._stage = FIRST
+        self._spoken = 0
+        self._bid_options: tuple[str, ...] = FIRST_BIDS
+        self._turn: int | None = (dealer + 1) & 3
+        self.bids: list[list[Any]] = []
+        self.trump = ""  # "" is sensa (and "no trump yet" while bidding)
+        self.sensa = False
+        self.contru = False
+        self.multiplier = 1
+        self.taker: int | None = None
+        self.declarer: int | None = None
+        events.append(
+            {"type": "deal_started", "deal": self.deal, "dealer": dealer, "turned": self.turned}
+        )
+
+    def _serve(self) -> None:
+        """Serve the rest: the turned card and 2 more to the taker, 3 to each other player."""
+        rest = self.rest
+        p = 0
+        for i in range(4):
+            seat = (self.dealer + 1 + i) & 3
+            if seat == self.taker:
+                self.hands[seat] += [self.turned, *rest[p : p + 2]]
+                p += 2
+            else:
+                self.hands[seat] += rest[p : p + 3]
+                p += 3
+        self.rest = []
+
+    # -- bidding ---------------------------------------------------------------------------
+    def _bid(self, seat: int, code: str) -> list[dict[str, Any]]:
+        """Apply an allowed bid."""
+        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": code}]
+        self.bids.append([seat, code])
+        stage = self._stage
+        if code == "pass":
+            self._spoken += 1
+            spoken = self._spoken
+            if stage == FIRST:
+                if spoken == 4:
+                    self._set_stage(SECOND, (self.dealer + 1) & 3)
+                else:
+                    self._turn = (seat + 1) & 3
+            elif stage == SECOND:
+                if spoken == 4:
+                    events.append(
+                        {"type": "deal_annulled", "deal": self.deal, "dealer": self.dealer}
+                    )
+                    self._start_deal((self.dealer + 1) & 3, events)
+                else:
+                    self._turn = (seat + 1) & 3
+            elif stage == OVERTURN:
+                if spoken == 3:
+                    self._finish_bidding(events)
+                else:
+                    self._turn = (seat + 1) & 3
+            elif spoken == 2:
+                self._finish_bidding(events)
+            else:
+                self._turn = (seat + 2) & 3  # the declarer's left, after the declarer's right
+        elif code == "sensa":
+            self.trump = ""
+            self.sensa = True
+            self.multiplier = 2
+            self.declarer = seat
+            if self.taker is None:
+                self.taker = seat
+            self._set_stage(CONTRU, (seat + 1) & 3)
+        elif code == "contru":
+            self.contru = True
+            self.multiplier = 3
+            self._finish_bidding(events)
+        else:  # "take" or "trump:X"
+            self.trump = self.turned[1] if code == "take" else code[6]
+            self.taker = self.declarer = seat
+            self._set_stage(OVERTURN, (seat + 1) & 3)
+        return events
+
+    def _set_stage(self, stage: int, first: int) -> None:
+        self._stage = stage
+        self._spoken = 0
+        self._turn = first
+        if stage == SECOND:
+            self._bid_options = SECOND_BIDS[self.turned[1]]
+        elif stage == OVERTURN:
+            self._bid_options = OVERTURN_BIDS
+        else:
+            self._bid_options = CONTRU_BIDS
+
+    def _bid_refusal(self, code: object) -> IllegalAction:
+        """Why a refused action is refused in the bidding."""
+        if not isinstance(code, str):
+            return IllegalAction("unknown_action", repr(code))
+        if code in ALL_BIDS:
+            allowed = ", ".join(self._bid_options)
+            return IllegalAction("bid_not_allowed", f"{code} now; allowed: {allowed}")
+        if code in CARDS or code == "declare":
+            return IllegalAction("bidding_not_over", f"{code} before the bidding ends")
+        return IllegalAction("unknown_action", repr(code))
+
+    def contract(self) -> dict[str, Any] | None:
+        """The contract once bidding is over: taker, declarer, team, trump, sensa, contru."""
+        if self._phase == BIDDING:
+            return None
+        assert self.declarer is not None
+        return {
+            "taker": self.taker,
+            "declarer": self.declarer,
+            "team": self.declarer & 1,
+            "trump": self.trump or None,
+            "sensa": self.sensa,
+            "contru": self.contru,
+            "multiplier": self.multiplier,
+        }
+
+    def _finish_bidding(self, events: list[dict[str, Any]]) -> None:
+        """Fix the contract, serve the rest, and open the first trick."""
+        self._phase = PLAYING
+        contract = self.contract()
+        assert contract is not None
+        events.append({"type": "contract", **contract})
+        self._serve()
+        events.append({"type": "cards_served", "taker": self.taker, "turned": self.turned})
+        trump = self.trump
+        self._strength = STRENGTH[trump]
+        self._points = POINTS[trump]
+        self.leader = (self.dealer + 1) & 3
+        self._turn = self.leader
+        self.trick: list[str] = []
+        self._led = ""
+        self._win_seat = -1
+        self._win_value = -1
+        self.tricks_done = 0
+        self.card_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.won_cards: list[list[str]] = [[], []]
+        self.last_trick: dict[str, Any] | None = None
+        self._can_declare = [has_declaration(h) for h in self.hands]
+        self.declared: list[list[dict[str, Any]]] = [[], [], [], []]
+        self.declaration_team: int | None = None
+        self.declaration_points = 0
+        self.belota_seat: int | None = None
+        self.belota_played = 0
+        self._belota_cards: tuple[str, ...] = ()
+        if trump:
+            k, q = "K" + trump, "Q" + trump
+            for seat, hand in enumerate(self.hands):
+                if k in hand and q in hand:
+                    self.belota_seat = seat
+                    self._belota_cards = (k, q)
+
+    # -- playing ---------------------------------------------------------------------------
+    def _card_legal(self, seat: int) -> list[str]:
+        """The legal actions of the seat to act in the play, cached for this move."""
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            legal = list(hand)
+        else:
+            led = self._led
+            trump = self.trump
+            follow = [c for c in hand if c[1] == led]
+            if follow:
+                if led == trump:
+                    # Trump led: beat the highest trump on the table, even the partner's.
+                    strength, wv = self._strength, self._win_value
+                    legal = [c for c in follow if strength[c] > wv] or follow
+                else:
+                    legal = follow
+            elif not trump or self._win_seat == (seat + 2) & 3:
+                legal = list(hand)
+            else:
+                trumps = [c for c in hand if c[1] == trump]
+                if not trumps:
+                    legal = list(hand)
+                elif self._win_value >= 8:  # a trump is winning: overtrump, else undertrump
+                    strength, wv = self._strength, self._win_value
+                    legal = [c for c in trumps if strength[c] > wv] or trumps
+                else:
+                    legal = trumps
+        if self.tricks_done == 0 and self._can_declare[seat]:
+            legal.insert(0, "declare")
+        self._legal = legal
+        return legal
+
+    def _card_refusal(self, seat: int, code: object) -> IllegalAction:
+        """Why a refused action is refused in the play."""
+        if not isinstance(code, str):
+            return IllegalAction("unknown_action", repr(code))
+        if code == "declare":
+            if self.tricks_done > 0:
+                return IllegalAction("declarations_closed", "declarations come with a first card")
+            if self.declared[seat]:
+                return IllegalAction("already_declared")
+            return IllegalAction("nothing_to_declare")
+        if code in ALL_BIDS:
+            return IllegalAction("bid_not_allowed", f"{code}: the bidding is over")
+        if code not in CARDS:
+            return IllegalAction("unknown_action", repr(code))
+        hand = self.hands[seat]
+        if code not in hand:
+            return IllegalAction("card_not_in_hand", code)
+        led, trump = self._led, self.trump
+        strength, wv = self._strength, self._win_value
+        suit = code[1]
+        if suit != led and any(c[1] == led for c in hand):
+            return IllegalAction("must_follow_suit", f"{code}: {led} was led")
+        if suit == trump and any(c[1] == trump and strength[c] > wv for c in hand):
+            return IllegalAction("must_overtrump", f"{code} does not beat the highest trump")
+        return IllegalAction("must_trump", f"{code}: no {led} in hand, and a trump is due")
+
+    def _declare(self, seat: int) -> list[dict[str, Any]]:
+        """Declare all of ``seat``'s declarations; its cards become public."""
+        found = find_declarations(self.hands[seat], self.trump, self.curu_points)
+        self.declared[seat] = found
+        self._can_declare[seat] = False
+        shown = [{**d, "cards": list(d["cards"])} for d in found]
+        return [{"type": "declared", "seat": seat, "team": seat & 1, "declarations": shown}]
+
+    def _play_card(self, seat: int, card: str) -> list[dict[str, Any]]:
+        """Play a legal card; close the trick, the hand and the match when they end."""
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append(card)
+        events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": card}]
+        if seat == self.belota_seat and card in self._belota_cards:
+            self.belota_played += 1
+            if self.belota_played == 1:
+                events.append({"type": "belota", "seat": seat, "card": card})
+            else:
+                events.append(
+                    {
+                        "type": "rebelota",
+                        "seat": seat,
+                        "card": card,
+                        "team": seat & 1,
+                        "points": BELOTA,
+                    }
+                )
+        if len(trick) == 1:
+            self._led = card[1]
+            self._win_seat = seat
+            self._win_value = self._strength[card]
+        else:
+            suit = card[1]
+            if suit == self._led or suit == self.trump:
+                value = self._strength[card]
+                if value > self._win_value:
+                    self._win_seat = seat
+                    self._win_value = value
+            if len(trick) == 4:
+                self._end_trick(events)
+                return events
+        self._turn = (seat + 1) & 3
+        return events
+
+    def _end_trick(self, events: list[dict[str, Any]]) -> None:
+        winner = self._win_seat
+        team = winner & 1
+        points = self._points
+        trick = self.trick
+        trick_points = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
+        self.card_points[team] += trick_points
+        self.tricks_won[team] += 1
+        self.won_cards[team] += trick
+        self.tricks_done += 1
+        if self.tricks_done == 1:
+            self._settle_declarations(events)
+        events.append(
+            {
+                "type": "trick_won",
+                "seat": winner,
+                "trick": self.tricks_done,
+                "cards": list(trick),
+                "points": trick_points,
+            }
+        )
+        self.last_trick = {
+            "leader": self.leader,
+            "cards": trick,
+            "seat": winner,
+            "points": trick_points,
+        }
+        self.trick = []
+        if self.tricks_done == 8:
+            self._score_hand(events)
+        else:
+            self.leader = self._turn = winner
+
+    def _settle_declarations(self, events: list[dict[str, Any]]) -> None:
+        """After the first trick: the best declaration's team scores all of its own."""
+        order = [(self.dealer + 1 + i) & 3 for i in range(4)]
+        declared = [(seat, d) for seat in order for d in self.declared[seat]]
+        best = best_declaration(declared, self.dealer)
+        if best is None:
+            return
+        team = best[0] & 1
+        self.declaration_team = team
+        self.declaration_points = sum(d["points"] for s, d in declared if s & 1 == team)
+        events.append(
+            {
+                "type": "declarations_scored",
+                "team": team,
+                "points": self.declaration_points,
+                "best": {"seat": best[0], **best[1], "cards": list(best[1]["cards"])},
+                "void": sorted({s for s, _ in declared if s & 1 != team}),
+            }
+        )
+
+    # -- scoring ---------------------------------------------------------------------------
+    def _score_hand(self, events: list[dict[str, Any]]) -> None:
+        assert self.declarer is not None
+        belota_team = None if self.belota_seat is None else self.belota_seat & 1
+        result = score_hand(
+            contract_team=self.declarer & 1,
+            multiplier=self.multiplier,
+            card_points=self.card_points,
+            tricks=self.tricks_won,
+            last_trick_team=self._win_seat & 1,
+            declaration_team=self.declaration_team,
+            declaration_points=self.declaration_points,
+            belota_team=belota_team,
+            dedans=self.dedans,
+            multiply_declarations=self.multiply_declarations,
+            litigiu=self.litigiu,
+        )
+        self.litigiu = result["litigiu"]["pending"]
+        points = result["points"]
+        self._scores[0] += points[0]
+        self._scores[1] += points[1]
+        scored = {
+            "type": "deal_scored",
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "contract": self.contract(),
+            "tricks": list(self.tricks_won),
+            **result,
+            "scores": list(self._scores),
+        }
+        events.append(scored)
+        self.scoresheet.append(
+            {
+                "deal": self.deal,
+                "result": result["result"],
+                "points": list(points),
+                "scores": list(self._scores),
+            }
+        )
+        winner = match_winner(self._scores, self.target)
+        if winner is not None:
+            self._winners = list(self.sides[winner])
+            self._phase = OVER
+            self._turn = None
+            events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})
+        else:
+            self._start_deal((self.dealer + 1) & 3, events)
+
+    # -- views -----------------------------------------------------------------------------
+    def known_cards(self, seat: int) -> list[str]:
+        """Cards of ``seat``'s hand that everybody has seen: the turned card, declared cards."""
+        if self._phase == BIDDING:
+            return []
+        shown = [self.turned] if seat == self.taker else []
+        for d in self.declared[seat]:
+            shown += d["cards"]
+        if not shown:
+            return []
+        return [c for c in self.sorted_hand(seat) if c in shown]
+
+    def sorted_hand(self, seat: int) -> list[str]:
+        """``seat``'s cards by suit (H, D, C, S), highest first in the contract's order."""
+        order = DISPLAY_ORDER[self.trump if self._phase != BIDDING else ""]
+        return sorted(self.hands[seat], key=order.__getitem__)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Public state plus ``seat``'s own hand (``None``: a spectator's view)."""
+        if seat is not None and (isinstance(seat, bool) or seat not in range(4)):
+            raise ValueError(f"seat must be 0..3 or None, not {seat!r}")
+        playing = self._phase != BIDDING
+        view: dict[str, Any] = {
+            "kind": self.kind,
+            "players": self.players,
+            "seat": seat,
+            "dealer": self.dealer,
+            "current_seat": self._turn,
+            "hand": [] if seat is None else self.sorted_hand(seat),
+            "hand_sizes": [len(h) for h in self.hands],
+            "scores": self.scores,
+            "deal": self.deal,
+            "is_over": self.is_over,
+            "winners": self.winners,
+            "phase": PHASE_NAMES[self._phase],
+            "rules": dict(self._rules_json),
+            "move_number": self.move_number,
+            "turned": self.turned,
+            "bids": [list(b) for b in self.bids],
+            "bidding_stage": None if playing else STAGE_NAMES[self._stage],
+            "contract": self.contract(),
+            "litigiu": self.litigiu,
+            "scoresheet": [dict(line) for line in self.scoresheet],
+        }
+        if playing:
+            last = self.last_trick
+            known = [self.known_cards(s) for s in range(4)]
+            view.update(
+                {
+                    "leader": self.leader,
+                    "trick": [
+                        {"seat": (self.leader + i) & 3, "card": c} for i, c in enumerate(self.trick)
+                    ],
+                    "last_trick": None if last is None else {**last, "cards": list(last["cards"])},
+                    "tricks_won": list(self.tricks_won),
+                    "trick_points": list(self.card_points),
+                    "declarations": [
+                        [{**d, "cards": list(d["cards"])} for d in ds] for ds in self.declared
+                    ],
+                    "declarations_scored": None
+                    if self.declaration_team is None
+                    else {"team": self.declaration_team, "points": self.declaration_points},
+                    "known_cards": known,
+                    "public_cards": sorted(c for cards in known for c in cards),
+                    "belota": None
+                    if not self.belota_played
+                    else {"seat": self.belota_seat, "played": self.belota_played},
+                }
+            )
+        return view
