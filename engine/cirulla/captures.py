@@ -3,15 +3,13 @@
 The table is handled as the tuple of its cards' values in canonical card order, and a capture as
 the tuple of the positions it takes, so the captured cards come out in canonical order. For each
 distinct tuple of values, the captures of all ten card values are worked out once (a 0/1
-knapsack listing every set of positions summing to 14 or less) and cached, because random
-playouts meet the same small tables again and again.
+knapsack listing every set of positions summing to 14 or less) and cached: tables are small in
+play, so their tuples of values recur constantly in playouts.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-
-from engine.cirulla.cards import CODES, DIAMONDS, VALUES
 
 FIFTEEN = 15
 
@@ -72,54 +70,3 @@ def captures(
 ) -> tuple[Capture, ...]:
     """Every capture of a card of ``value`` on a table of card ``values``: (positions, how)."""
     return capture_table(tuple(values), ace_takes_all_always)[value]
-
-
-# One capture of ``table_captures``: the code suffix (":3C+4H"), the cards taken, their codes,
-# how it is made, and how many diamonds it takes (for the partitone).
-TableCapture = tuple[str, tuple[int, ...], tuple[str, ...], str, int]
-_TABLES: dict[tuple[bool, int, int], dict[tuple[int, ...], list]] = {}
-_TABLES_LIMIT = 1 << 18  # tables kept per house-rule setting before the cache starts afresh
-
-
-def table_captures(
-    table: tuple[int, ...], matta: int, matta_value: int, ace_takes_all_always: bool
-) -> list:
-    """For a table of card numbers in canonical order, the captures of each value 1..10.
-
-    A list indexed by the played card's value; a slot is None until ``fill_captures`` works it
-    out. Cached per table, since small tables recur constantly in playouts.
-    """
-    key = (ace_takes_all_always, matta, matta_value)
-    cache = _TABLES.get(key)
-    if cache is None:
-        cache = _TABLES[key] = {}
-    found = cache.get(table)
-    if found is None:
-        if len(cache) >= _TABLES_LIMIT:
-            cache.clear()
-        found = cache[table] = [None] * 11
-    return found
-
-
-def fill_captures(
-    slots: list,
-    value: int,
-    table: tuple[int, ...],
-    matta: int,
-    matta_value: int,
-    ace_takes_all_always: bool,
-) -> tuple[TableCapture, ...]:
-    """Work out the captures of a card of ``value`` on ``table`` into a ``table_captures`` list."""
-    values = tuple([matta_value if c == matta else VALUES[c] for c in table])
-    codes = [CODES[c] for c in table]
-    found = slots[value] = tuple(
-        (
-            ":" + "+".join([codes[i] for i in idx]),
-            tuple([table[i] for i in idx]),
-            tuple([codes[i] for i in idx]),
-            how,
-            sum(1 for i in idx if table[i] & 3 == DIAMONDS),
-        )
-        for idx, how in capture_table(values, ace_takes_all_always)[value]
-    )
-    return found

@@ -24,7 +24,7 @@ from pydantic import model_validator
 from engine.base import Game, register
 from engine.cards import PACK_40
 from engine.cirulla.buone import SCALA_ALTA, Buona, Scoring, contest_rank, hand_buone
-from engine.cirulla.captures import ACE_TAKES_ALL, fill_captures, table_captures
+from engine.cirulla.captures import ACE_TAKES_ALL, capture_table
 from engine.cirulla.cards import CODES, DIAMONDS, INDEX, VALUES, canonical
 from engine.cirulla.counting import CARD_ITEMS, count_piles
 from engine.errors import IllegalAction, SetupError
@@ -457,21 +457,26 @@ class Cirulla(Game):
         hand = self.hands[seat]
         matta = self.matta
         mv = self.matta_value
-        table = tuple(self.table)
-        ace_all = self.ace_takes_all_always
-        by_value = table_captures(table, matta, mv, ace_all)
+        table = self.table
+        values = tuple([mv if c == matta else VALUES[c] for c in table])
+        by_value = capture_table(values, self.ace_takes_all_always)
+        table_codes = [CODES[c] for c in table]
         options: dict[str, Any] = {}
         for card in hand:
             code = CODES[card]
-            v = mv if card == matta else VALUES[card]
-            found = by_value[v]
-            if found is None:
-                found = fill_captures(by_value, v, table, matta, mv, ace_all)
+            found = by_value[mv if card == matta else VALUES[card]]
             if not found:
                 options[code] = (card, None, None, None, 0)
                 continue
-            for suffix, taken, taken_codes, how, diamonds in found:
-                options[code + suffix] = (card, taken, taken_codes, how, diamonds)
+            code += ":"
+            for idx, how in found:
+                taken_codes = tuple([table_codes[i] for i in idx])
+                taken = tuple([table[i] for i in idx])
+                diamonds = 0
+                for c in taken:
+                    if c & 3 == DIAMONDS:
+                        diamonds += 1
+                options[code + "+".join(taken_codes)] = (card, taken, taken_codes, how, diamonds)
         self._knock_buone = ()
         if not self.knocked[seat] and len(hand) == self.turn_cards and not self.pairs_contest:
             self._knock_buone = hand_buone(tuple(hand), matta, self.scoring)
