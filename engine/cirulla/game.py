@@ -466,17 +466,11 @@ class Cirulla(Game):
             code = CODES[card]
             found = by_value[mv if card == matta else VALUES[card]]
             if not found:
-                options[code] = (card, None, None, None, 0)
+                options[code] = (card, None, None)
                 continue
             code += ":"
             for idx, how in found:
-                taken_codes = tuple([table_codes[i] for i in idx])
-                taken = tuple([table[i] for i in idx])
-                diamonds = 0
-                for c in taken:
-                    if c & 3 == DIAMONDS:
-                        diamonds += 1
-                options[code + "+".join(taken_codes)] = (card, taken, taken_codes, how, diamonds)
+                options[code + "+".join([table_codes[i] for i in idx])] = (card, idx, how)
         self._knock_buone = ()
         if not self.knocked[seat] and len(hand) == self.turn_cards and not self.pairs_contest:
             self._knock_buone = hand_buone(tuple(hand), matta, self.scoring)
@@ -524,22 +518,24 @@ class Cirulla(Game):
 
     def _play_card(self, seat: int, option: tuple, events: list[dict[str, Any]]) -> None:
         """Play a card: capture what the option says or lay it; then move the game on."""
-        card, taken, taken_codes, how, diamonds = option
+        card, idx, how = option
         self.hands[seat].remove(card)
         table = self.table
-        if taken is None:
+        if idx is None:
             insort(table, card)  # the table is kept in canonical order
             event = {"type": "card_played", "seat": seat, "card": CODES[card], "captured": []}
             events.append(event)
             self.last_play = event
         else:
             side = self.seat_side[seat]
+            # The positions are those of the table when the options were worked out: now.
+            taken = [table[i] for i in idx]
             clears = len(taken) == len(table)
             if clears:
                 table.clear()
             else:
-                for c in taken:
-                    table.remove(c)
+                for i in reversed(idx):
+                    del table[i]
             pile = self.piles[side]
             pile.append(card)
             pile += taken
@@ -548,7 +544,7 @@ class Cirulla(Game):
                 "type": "card_played",
                 "seat": seat,
                 "card": CODES[card],
-                "captured": list(taken_codes),
+                "captured": [CODES[c] for c in taken],
                 "how": how,
             }
             events.append(event)
@@ -567,8 +563,10 @@ class Cirulla(Game):
                         "ace_takes_all": how == ACE_TAKES_ALL,
                     }
                 )
-            if card & 3 == DIAMONDS:
-                diamonds += 1
+            diamonds = card & 3 == DIAMONDS
+            for c in taken:
+                if c & 3 == DIAMONDS:
+                    diamonds += 1
             if diamonds:
                 self.diamonds[side] += diamonds
                 if self.diamonds[side] == 10:
