@@ -139,9 +139,8 @@ class Cirulla(Game):
         self.over: bool = False
         self.winner_seats: list[int] = []
         self.current: int | None = None
-        self._options_at = -1
-        self._options: dict[str, Any] = {}
-        self._knock_buone: tuple[Buona, ...] = ()
+        # The legal actions of the seat to act, by code (None: not worked out yet for this state).
+        self._options: dict[str, Any] | None = None
         self._reset_deal()
         # Events of the first deal (dealt before any action): deal_started, turn_dealt, ...
         self.opening_events: list[dict[str, Any]] = []
@@ -167,19 +166,22 @@ class Cirulla(Game):
         """Every card play (one code per distinct capture) and ``"knock"`` when it may knock."""
         if seat != self.current or seat is None:
             return []
-        if self._options_at != len(self.actions):
-            self._compute_options()
-        return list(self._options)
+        options = self._options
+        if options is None:
+            options = self._compute_options()
+        return list(options)
 
     def play(self, seat: int, code: str) -> list[dict[str, Any]]:
         """Apply one action and return its events; raise IllegalAction and change nothing."""
         if seat != self.current or seat is None:
             self._check_turn(seat)
-        if self._options_at != len(self.actions):
-            self._compute_options()
-        option = self._options.get(code)
+        options = self._options
+        if options is None:
+            options = self._compute_options()
+        option = options.get(code)
         if option is None:
-            code, option = self._resolve(seat, code)
+            code, option = self._resolve(seat, code, options)
+        self._options = None
         events: list[dict[str, Any]] = []
         if option is KNOCK:
             self._knock(seat, events)
@@ -249,15 +251,12 @@ class Cirulla(Game):
         self.marks: dict[str, list[int]] = {name: [0] * sides for name in MARKS}
         self.last_capture_side: int | None = None
         self.turn = 0
-        self.turn_cards = TURN_CARDS
+        self.turn_cards = TURN_CARDS  # cards each player receives this turn
+        self.turn_plays = TURN_CARDS * n  # cards played in this turn when it is over
         self.plays_in_turn = 0
         self.matta_value = self.matta_card_value
-        self.shown: list[bool] = [False] * n
-        self.knocked: list[bool] = [False] * n
-        self.turn_buone: list[dict[str, Any]] = []
-        self.calls: list[tuple[int, Buona, bool]] = []
-        self.pending_reveals: list[tuple[int, Buona, bool]] = []
         self.last_play: dict[str, Any] | None = None
+        self._turn_started()
 
     def _new_deal(self, events: list[dict[str, Any]]) -> None:
         """Deal a new deal's first turn and check the table, dealing again while it is void."""
@@ -287,17 +286,14 @@ class Cirulla(Game):
             self.table = sorted(stock[:TABLE_CARDS])
             del stock[:TABLE_CARDS]
         self.turn_cards = k
+        self.turn_plays = k * n
         self.plays_in_turn = 0
         if self.matta_value != self.matta_card_value and not (
             self.matta_keeps_value and self.matta in self.table
         ):
             # "alla successiva distribuzione di carte riprende il suo valore di sette"
             self.matta_value = self.matta_card_value
-        self.shown = [False] * n
-        self.knocked = [False] * n
-        self.turn_buone = []
-        self.calls = []
-        self.pending_reveals = []
+        self._turn_started()
         self.current = start % n
         events.append(
             {
@@ -308,6 +304,23 @@ class Cirulla(Game):
                 "table": [CODES[c] for c in self.table],
             }
         )
+
+    def _turn_started(self) -> None:
+        """Per-turn state once the hands are dealt: nothing shown, knocked or called yet."""
+        n = self.players
+        self.shown: list[bool] = [False] * n
+        self.knocked: list[bool] = [False] * n
+        # The buone each seat may still knock: gone once it plays a card (or knocks).
+        self.knock_buone: list[tuple[Buona, ...]] = [
+            ()
+            if self.pairs_contest or len(hand) != self.turn_cards
+            else hand_buone(tuple(hand), self.matta, self.scoring)
+            for hand in self.hands
+        ]
+        self.turn_buone: list[dict[str, Any]] = []
+        self.calls: list[tuple[int, Buona, bool]] = []
+        self.pending_reveals: list[tuple[int, Buona, bool]] = []
+        self._options = None
 
     def _check_table(self, events: list[dict[str, Any]]) -> str:
         """The four table cards: partitone, void deal, or the dealer's 15 or 30; else "play"."""
@@ -425,7 +438,9 @@ class Cirulla(Game):
         """Declare the hand's buone: score them, set the matta's value, show the hand."""
         self.knocked[seat] = True
         self.shown[seat] = True
-        for b in self._knock_buone:
+        buone = self.knock_buone[seat]
+        self.knock_buone[seat] = ()
+        for b in buone:
             if b.matta_value is not None:
                 self.matta_value = b.matta_value
             self._score_buona(seat, b, True, events)
@@ -451,18 +466,17 @@ class Cirulla(Game):
         self.turn_buone.append(event)
 
     # -- playing ---------------------------------------------------------------------------
-    def _compute_options(self) -> None:
+    def _compute_options(self) -> dict[str, Any]:
         """Every legal action of the seat to act, by code, with what it does."""
         seat = self.current
-        hand = self.hands[seat]
+        table = self.table
         matta = self.matta
         mv = self.matta_value
-        table = self.table
         values = tuple([mv if c == matta else VALUES[c] for c in table])
         by_value = capture_table(values, self.ace_takes_all_always)
         table_codes = [CODES[c] for c in table]
         options: dict[str, Any] = {}
-        for card in hand:
+        for card in self.hands[seat]:
             code = CODES[card]
             found = by_value[mv if card == matta else VALUES[card]]
             if not found:
@@ -471,15 +485,12 @@ class Cirulla(Game):
             code += ":"
             for idx, how in found:
                 options[code + "+".join([table_codes[i] for i in idx])] = (card, idx, how)
-        self._knock_buone = ()
-        if not self.knocked[seat] and len(hand) == self.turn_cards and not self.pairs_contest:
-            self._knock_buone = hand_buone(tuple(hand), matta, self.scoring)
-            if self._knock_buone:
-                options[KNOCK] = KNOCK
+        if self.knock_buone[seat]:
+            options[KNOCK] = KNOCK
         self._options = options
-        self._options_at = len(self.actions)
+        return options
 
-    def _resolve(self, seat: int, code: str) -> tuple[str, Any]:
+    def _resolve(self, seat: int, code: str, options: dict[str, Any]) -> tuple[str, Any]:
         """A code outside the canonical list: the same capture in another order, or an error."""
         if not isinstance(code, str):
             raise IllegalAction("unknown_action", repr(code))
@@ -498,7 +509,7 @@ class Cirulla(Game):
             raise IllegalAction("unknown_action", code)
         if card not in hand:
             raise IllegalAction("card_not_in_hand", card_code)
-        legal = [c for c in self._options if c.startswith(card_code + ":")]
+        legal = [c for c in options if c.startswith(card_code + ":")]
         if not sep:
             raise IllegalAction("must_capture", f"{card_code} captures: {', '.join(legal)}")
         taken = rest.split("+")
@@ -510,7 +521,7 @@ class Cirulla(Game):
         if missing:
             raise IllegalAction("not_on_table", ", ".join(missing))
         canonical_code = card_code + ":" + "+".join(canonical(taken))
-        option = self._options.get(canonical_code)
+        option = options.get(canonical_code)
         if option is None:
             detail = f"{card_code} captures: {', '.join(legal)}" if legal else "it takes nothing"
             raise IllegalAction("no_such_capture", f"{code}: {detail}")
@@ -520,6 +531,7 @@ class Cirulla(Game):
         """Play a card: capture what the option says or lay it; then move the game on."""
         card, idx, how = option
         self.hands[seat].remove(card)
+        self.knock_buone[seat] = ()  # "A player who plays without declaring loses it."
         table = self.table
         if idx is None:
             insort(table, card)  # the table is kept in canonical order
@@ -549,7 +561,7 @@ class Cirulla(Game):
             }
             events.append(event)
             self.last_play = event
-            if clears and (self.stock or self.plays_in_turn + 1 < self.players * self.turn_cards):
+            if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
                 # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
                 # come scopa".
                 self.marks["scope"][side] += 1
@@ -574,7 +586,7 @@ class Cirulla(Game):
                     return
         self.plays_in_turn += 1
         self.current = (seat + 1) % self.players
-        if self.plays_in_turn == self.players * self.turn_cards:
+        if self.plays_in_turn == self.turn_plays:
             if self.stock:
                 self._deal_turn(events)
                 self._call_buone(events)

@@ -89,11 +89,10 @@ def set_position(
     g.piles = [[INDEX[c] for c in p] for p in piles]
     g.diamonds = [sum(1 for c in p if c[1] == "D") for p in piles]
     g.turn_cards = 3
+    g.turn_plays = 3 * n
     g.plays_in_turn = 3 * n - sum(len(h) for h in hands)
     g.current = (g.dealer + 1 + g.plays_in_turn) % n
-    g.shown = [False] * n
-    g.knocked = [False] * n
-    g._options_at = -1
+    g._turn_started()
 
 
 def play_all(g: Cirulla, codes: Sequence[str]) -> list[dict[str, Any]]:
