@@ -484,7 +484,10 @@ class Cirulla(Game):
                 continue
             code += ":"
             for idx, how in found:
-                options[code + "+".join([table_codes[i] for i in idx])] = (card, idx, how)
+                if len(idx) == 1:  # the common case, without building a list to join
+                    options[code + table_codes[idx[0]]] = (card, idx, how)
+                else:
+                    options[code + "+".join([table_codes[i] for i in idx])] = (card, idx, how)
         if self.knock_buone[seat]:
             options[KNOCK] = KNOCK
         self._options = options
