@@ -17,6 +17,7 @@ Settled readings of the rules (see also the house rules' docstring):
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import model_validator
@@ -97,7 +98,7 @@ class Cirulla(Game):
         self,
         players: int,
         seed: int | None = None,
-        deck: list[str] | None = None,
+        deck: Sequence[str] | None = None,
         dealer: int = 0,
         rules: dict[str, Any] | None = None,
     ) -> None:
@@ -232,10 +233,10 @@ class Cirulla(Game):
             "captured": [sorted_codes(p) for p in self.piles],
             "marks": {name: list(v) for name, v in self.marks.items()},
             "last_capture_side": self.last_capture_side,
-            "last_play": dict(self.last_play) if self.last_play else None,
+            "last_play": copy_event(self.last_play) if self.last_play else None,
             "shown_hands": shown,
             "knocked": list(self.knocked),
-            "buone": [dict(b) for b in self.turn_buone],
+            "buone": [copy_event(b) for b in self.turn_buone],
             "calls": calls,
             "matta": {
                 "card": CODES[matta],
@@ -374,10 +375,10 @@ class Cirulla(Game):
         self.voids_in_a_row = 0
         total = sum(values)
         matta_value = None
-        if self.matta_for_dealer and self.matta in table:
+        if total not in (15, 30) and self.matta_for_dealer and self.matta in table:
             rest = total - self.matta_card_value
             for v in range(1, 11):
-                if rest + v in (15, 30):
+                if rest + v in (15, 30):  # at most one value: 15 and 30 are 15 apart
                     total, matta_value = rest + v, v
         if total in (15, 30):
             points = total // 15
@@ -689,6 +690,11 @@ def deal_winner(scores: list[int], target: int) -> int | None:
     if top >= target and scores.count(top) == 1:
         return scores.index(top)
     return None
+
+
+def copy_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an event, its lists copied too, for a view that must not share them."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in event.items()}
 
 
 def sorted_codes(cards: list[int] | tuple[int, ...]) -> list[str]:

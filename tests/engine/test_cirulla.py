@@ -326,6 +326,15 @@ def test_matta_with_two_aces_makes_three_aces():
     assert (buona["kind"], buona["points"], buona["matta_value"]) == ("decino", 30, 1)
 
 
+def test_matta_worth_one_on_the_table_is_an_ace_for_the_ace_rule():
+    # "A matta with value 1 is an ace in every respect": an ace played on it must take it.
+    g = positioned([["AD", "6S", "KH"], ["7H", "2C", "5C"]], [])
+    play_all(g, ["knock", "7H", "6S", "2C"])
+    assert g.view(None)["table"] == ["2C", "6S", "7H"]
+    assert legal_for(g, "AD") == ["AD:7H"]
+    assert g.play(0, "AD:7H")[0]["how"] == "match"
+
+
 def test_without_a_buona_the_matta_is_a_seven():
     g = positioned([["4S", "5S", "6S"], ["7H", "6C", "5C"]], ["7D", "KS"])
     assert "knock" not in g.legal_actions(1)
@@ -414,6 +423,18 @@ def test_capturing_all_ten_diamonds_wins_the_game_at_once():
     assert g.is_over and g.winners == [0] and g.current_seat is None
     assert of_type(events, "game_over")[0]["reason"] == "partitone"
     assert not of_type(events, "deal_scored")
+
+
+def test_partitone_with_four_players_counts_the_pairs_captures_together():
+    # Team 0 (seats 0 and 2) holds nine diamonds; seat 2 takes the tenth.
+    diamonds_9 = ["AD", "2D", "3D", "4D", "5D", "6D", "7D", "JD", "QD"]
+    hands = [["5C"], [], ["KS"], ["4C"]]
+    rest = [c for c in engine.cards.PACK_40 if c not in [*diamonds_9, "KD", "KS", "5C", "4C"]]
+    g = positioned(hands, ["KD"], stock=[], piles=[diamonds_9 + rest[:10], rest[10:]])
+    assert g.current_seat == 2
+    [partitone] = of_type(g.play(2, "KS:KD"), "partitone")
+    assert partitone["side"] == 0 and partitone["seats"] == [0, 2]
+    assert g.winners == [0, 2]
 
 
 def test_nine_diamonds_are_no_partitone():
