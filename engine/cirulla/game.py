@@ -109,7 +109,6 @@ class Cirulla(Game):
         if r.pairs_contest and players != 4:
             raise SetupError("house rule 'pairs_contest' is for four players")
         # The house rules as plain attributes: the hot path never touches pydantic.
-        self.rules_dict: dict[str, Any] = r.model_dump(mode="json")
         self.target: int = r.target
         self.aces_void: bool = r.aces_void
         self.three_voids_lose: bool = r.three_voids_lose
@@ -198,7 +197,13 @@ class Cirulla(Game):
         return events
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Public state plus ``seat``'s hand; a knocked (or called and shown) hand is public."""
+        """Public state plus ``seat``'s hand; a knocked (or called and shown) hand is public.
+
+        ``public_cards`` lists the unplayed cards of the shown hands. The view names no card it
+        does not show: the matta's card is the house rule ``matta_card`` (``g.rules``), and
+        ``matta_value`` is its value as far as this seat can see (a matta hidden in another
+        hand is shown at its card's value).
+        """
         n = self.players
         if seat is not None and (isinstance(seat, bool) or seat not in range(n)):
             raise ValueError(f"no seat {seat!r} in a game of {n}")
@@ -223,9 +228,9 @@ class Cirulla(Game):
             "deal": self.deal,
             "is_over": self.over,
             "winners": list(self.winner_seats),
+            "move_number": self.move_number,
             "sides": [list(s) for s in self.sides],
             "target": self.target,
-            "rules": dict(self.rules_dict),
             "turn": self.turn,
             "turns": self.turns_per_deal,
             "stock_size": len(self.stock),
@@ -235,13 +240,11 @@ class Cirulla(Game):
             "last_capture_side": self.last_capture_side,
             "last_play": copy_event(self.last_play) if self.last_play else None,
             "shown_hands": shown,
+            "public_cards": sorted_codes([c for s in range(n) if self.shown[s] for c in hands[s]]),
             "knocked": list(self.knocked),
             "buone": [copy_event(b) for b in self.turn_buone],
             "calls": calls,
-            "matta": {
-                "card": CODES[matta],
-                "value": self.matta_value if matta_public else self.matta_card_value,
-            },
+            "matta_value": self.matta_value if matta_public else self.matta_card_value,
             "voids_in_a_row": self.voids_in_a_row,
         }
 

@@ -307,7 +307,7 @@ def test_matta_is_an_ace_for_a_cirulla_and_then_takes_all_as_an_ace():
     g = positioned([["4S", "5S", "6S"], ["7H", "2C", "5C"]], ["3D", "KS"])
     [buona] = g.play(1, "knock")
     assert (buona["kind"], buona["matta_value"]) == ("cirulla", 1)
-    assert g.view(0)["matta"] == {"card": "7H", "value": 1}
+    assert g.view(0)["matta_value"] == 1
     assert legal_for(g, "7H") == ["7H:3D+KS"]
     assert g.play(1, "7H:3D+KS")[0]["how"] == "ace_takes_all"
 
@@ -348,13 +348,13 @@ def test_matta_value_lasts_until_the_next_turn_is_dealt():
     g = positioned([["JS", "QS", "KS"], ["7H", "2C", "5C"]], [], stock=next_turn)
     g.play(1, "knock")
     g.play(1, "7H")  # laid on an empty table, as an ace
-    assert g.view(None)["matta"]["value"] == 1
+    assert g.view(None)["matta_value"] == 1
     # With the matta worth 1, the 5C may take 7H+QS (1 + 9 + 5 = 15).
     play_all(g, ["KS", "2C", "QS"])
     assert "5C:7H+QS" in g.legal_actions(1)
     play_all(g, ["5C:KS", "JS"])
     assert g.view(None)["turn"] == 2
-    assert g.view(None)["matta"]["value"] == 7
+    assert g.view(None)["matta_value"] == 7
     assert "7C:7H" in g.legal_actions(1)
 
 
@@ -395,11 +395,13 @@ def test_a_knocked_hand_is_public_until_the_next_turn_is_dealt():
     g.play(1, "knock")
     assert g.view(0)["shown_hands"][1] == ["AC", "3C", "5C"]
     assert g.view(None)["shown_hands"][1] == ["AC", "3C", "5C"]
+    assert g.view(0)["public_cards"] == ["AC", "3C", "5C"]
     g.play(1, "3C")
     assert g.view(0)["shown_hands"][1] == ["AC", "5C"]
     play_all(g, ["4S", "AC:3C+4S+KS", "5S", "5C:5S", "6S"])
     assert g.view(None)["turn"] == 2
     assert g.view(0)["shown_hands"] == [None, None]
+    assert g.view(0)["public_cards"] == []
 
 
 # -- partitone, winning ----------------------------------------------------------------------
@@ -559,9 +561,8 @@ def test_deal_scored_lists_every_item_per_side_and_the_match_scores():
 
 
 def cards_in_view(view):
-    """Every card code a view shows, apart from the house rules and the matta's name."""
-    shown = {k: v for k, v in view.items() if k not in ("rules", "matta")}
-    words = json.dumps(shown).replace('"', " ").replace(",", " ").replace("]", " ").split()
+    """Every card code a view shows."""
+    words = json.dumps(view).replace('"', " ").replace(",", " ").replace("]", " ").split()
     return {w for w in words if w in engine.cards.PACK_40}
 
 

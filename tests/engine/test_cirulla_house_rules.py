@@ -116,8 +116,8 @@ def test_three_voids_lose_the_third_void_in_a_row_loses_for_the_dealer():
 
 def test_equal_cards_void_three_equal_table_cards_void_the_deal():
     g = new_game(QUIET_HANDS, ["5H", "5D", "5C", "KH"], equal_cards_void=True)
-    [void] = of_type(g.opening_events, "deal_void")
-    assert void["reason"] == "equal_cards"
+    void = of_type(g.opening_events, "deal_void")[0]  # the redeal may be void too
+    assert void["reason"] == "equal_cards" and void["cards"] == ["5H", "5D", "5C", "KH"]
     g = new_game(QUIET_HANDS, ["5H", "5D", "5C", "KH"])
     assert not of_type(g.opening_events, "deal_void")
 
@@ -204,7 +204,7 @@ def test_matta_keeps_value_once_laid_on_the_table():
     )
     play_all(g, ["knock", "7H", "KS", "2C", "QS", "5C:KS", "JS"])
     assert g.view(None)["turn"] == 2
-    assert g.view(None)["matta"]["value"] == 1
+    assert g.view(None)["matta_value"] == 1
     # Still an ace on the table: the 7C cannot match it, the 5D makes fifteen with it and QS.
     assert "7C:7H" not in g.legal_actions(1)
     assert "5D:7H+QS" in g.legal_actions(1)
