@@ -63,10 +63,3 @@ def capture_table(
         found += [(t, FIFTEEN_RULE) for t in by_sum[FIFTEEN - value]]
         result.append(tuple(found))
     return tuple(result)
-
-
-def captures(
-    value: int, values: tuple[int, ...], ace_takes_all_always: bool = False
-) -> tuple[Capture, ...]:
-    """Every capture of a card of ``value`` on a table of card ``values``: (positions, how)."""
-    return capture_table(tuple(values), ace_takes_all_always)[value]

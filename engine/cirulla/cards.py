@@ -37,21 +37,6 @@ PRIMIERA_POINTS: dict[str, int] = {
 }
 
 
-def value(code: str) -> int:
-    """The capturing value of a card code (A = 1 ... K = 10), the matta aside."""
-    return RANKS.index(code[0]) + 1
-
-
-def numbers(codes: Iterable[str]) -> list[int]:
-    """Card codes as engine card numbers."""
-    return [INDEX[c] for c in codes]
-
-
-def codes(cards: Iterable[int]) -> list[str]:
-    """Engine card numbers as card codes."""
-    return [CODES[c] for c in cards]
-
-
-def canonical(codes_: Iterable[str]) -> list[str]:
+def canonical(cards: Iterable[str]) -> list[str]:
     """Card codes in the canonical order of a capture: by value, then suit ``H D C S``."""
-    return sorted(codes_, key=INDEX.__getitem__)
+    return sorted(cards, key=INDEX.__getitem__)

@@ -184,7 +184,10 @@ class Cirulla(Game):
         options = self._options
         if options is None:
             options = self._compute_options()
-        option = options.get(code)
+        try:
+            option = options.get(code)
+        except TypeError:  # an unhashable code: refused below like any unknown one
+            option = None
         if option is None:
             code, option = self._resolve(seat, code, options)
         self._options = None
@@ -205,7 +208,9 @@ class Cirulla(Game):
         hand is shown at its card's value).
         """
         n = self.players
-        if seat is not None and (isinstance(seat, bool) or seat not in range(n)):
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n
+        ):
             raise ValueError(f"no seat {seat!r} in a game of {n}")
         hands = self.hands
         shown = [sorted_codes(hands[s]) if self.shown[s] else None for s in range(n)]

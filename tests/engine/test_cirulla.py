@@ -522,6 +522,16 @@ def test_bad_actions_are_refused_with_a_reason_and_change_nothing(code, reason):
     assert frozen(g) == before
 
 
+@pytest.mark.parametrize("code", [None, 7, ["7D"], b"7D", "7d", " 7D"])
+def test_actions_that_are_not_codes_are_refused(code):
+    g = positioned([["4S", "5S", "6S"], ["7D", "2C", "KC"]], ["3C", "4H", "KS"])
+    before = frozen(g)
+    with pytest.raises(IllegalAction) as err:
+        g.play(1, code)
+    assert err.value.reason == "unknown_action"
+    assert frozen(g) == before
+
+
 def test_actions_after_the_end_of_the_game_are_refused():
     g = engine.new_game("cirulla", 2, seed=3)
     while g.current_seat is not None:
@@ -575,8 +585,9 @@ def test_views_show_only_the_seats_own_hand():
         others = {c for s in range(4) if s != seat for c in g.view(s)["hand"]}
         assert not others & cards_in_view(v)
     assert g.view(None)["hand"] == []
-    with pytest.raises(ValueError):
-        g.view(4)
+    for seat in (4, -1, 1.0, True, "0"):
+        with pytest.raises(ValueError):
+            g.view(seat)
 
 
 def test_same_seed_same_game():

@@ -8,6 +8,8 @@ import engine
 from engine import IllegalAction, SetupError
 from engine.cards import PACK_40
 from engine.cirulla import CirullaRules
+from engine.cirulla.buone import Scoring, hand_buone
+from engine.cirulla.cards import INDEX
 from tests.engine.cirulla_helpers import deck_for, new_game, of_type, play_all, set_position
 
 QUIET_HANDS = [["2S", "4S", "6S"], ["3S", "5S", "JS"]]
@@ -340,6 +342,20 @@ def test_cirullone_buone_combine_from_all_six_cards():
     buone = of_type(g.play(1, "knock"), "buona")
     assert sorted((b["kind"], b["points"]) for b in buone) == [("cirulla", 3), ("decino", 10)]
     assert g.scores == [0, 13]
+
+
+@pytest.mark.parametrize(
+    ("hand", "buone"),
+    [
+        (["AC", "AD", "AH", "2C", "2D", "2H"], [("decino", 10), ("decino", 30)]),
+        (["AC", "2C", "3C", "AD", "2D", "4D"], [("cirulla", 3), ("cirulla", 3)]),
+        (["AC", "3C", "5C", "QH", "QD", "7H"], [("cirulla", 3), ("decino", 10)]),  # matta a Q
+        (["KC", "KD", "QH", "JD", "JS", "2C"], []),
+    ],
+)
+def test_cirullone_six_cards_split_into_the_two_best_groups_of_three(hand, buone):
+    found = hand_buone(tuple(INDEX[c] for c in hand), INDEX["7H"], Scoring())
+    assert sorted((b.kind, b.points) for b in found) == buone
 
 
 def test_cirullone_is_for_two_players():
