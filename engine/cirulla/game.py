@@ -12,6 +12,23 @@ Settled readings of the rules (see also the house rules' docstring):
 - A void deal keeps its deal number: the same dealer deals the next deck from the seed.
 - The cards of a capture in an action code are in canonical order (by value, then suit
   ``H D C S``); ``play`` accepts them in any order and logs the canonical code.
+
+Events (``play`` returns them; those of the first deal, dealt at creation, are in
+``opening_events``):
+- ``deal_started`` {deal, dealer}; ``turn_dealt`` {deal, turn, turns, table};
+- ``deal_void`` {deal, dealer, reason: "aces" | "equal_cards", cards, voids_in_a_row};
+- ``table_capture`` {seat, side, cards, total: 15 | 30, points, matta_value}: the dealer's;
+- ``buona_called`` {seat, side, kind} (``pairs_contest`` only);
+- ``buona`` {seat, side, kind: "cirulla" | "decino" | "scala_alta", points, cards, matta_value,
+  misci, beaten}: a knock, or a called hand shown;
+- ``card_played`` {seat, card, captured, how: None | "match" | "sum" | "fifteen" |
+  "ace_takes_all"}; ``scopa`` {seat, side, points, ace_takes_all};
+- ``table_taken`` {side, cards}: the cards left at the end of the deal;
+- ``deal_scored`` {deal, dealer, items: {name: points per side}, cards, diamonds, primiera,
+  points, scores}, the items being settebello, denari, carte, primiera, grande, piccola,
+  scope, table, cirulla, decino, scala_alta;
+- ``partitone`` {side, seats, reason: "diamonds" | "four_equal", cards};
+- ``game_over`` {winners, scores, reason: "target" | "partitone" | "three_voids"}.
 """
 
 from __future__ import annotations
@@ -555,7 +572,13 @@ class Cirulla(Game):
         table = self.table
         if idx is None:
             insort(table, card)  # the table is kept in canonical order
-            event = {"type": "card_played", "seat": seat, "card": CODES[card], "captured": []}
+            event = {
+                "type": "card_played",
+                "seat": seat,
+                "card": CODES[card],
+                "captured": [],
+                "how": None,
+            }
             events.append(event)
             self.last_play = event
         else:

@@ -184,7 +184,9 @@ def test_capturing_is_compulsory_for_the_card_played():
     assert err.value.reason == "must_capture"
     assert frozen(g) == before
     # A card that captures nothing is laid face up.
-    g.play(1, "6C")
+    assert g.play(1, "6C") == [
+        {"type": "card_played", "seat": 1, "card": "6C", "captured": [], "how": None}
+    ]
     assert g.view(None)["table"] == ["3C", "4H", "6C", "KS"]
 
 
