@@ -29,10 +29,9 @@ STOCK_6 = 6  # six cards not named in the position: one more turn to deal
 def positioned(hands, table, stock=STOCK_6, piles=None, **rules):
     """A two-player game (or four, by the hands given) put in a mid-deal position."""
     quiet = (
-        QUIET_HANDS if len(hands) == 2 else [*QUIET_HANDS, ["AC", "AS", "2C"], ["4C", "5C", "6C"]]
+        QUIET_HANDS if len(hands) == 2 else [*QUIET_HANDS, ["AC", "2C", "4C"], ["5C", "6C", "7C"]]
     )
-    table0 = QUIET_TABLE if len(hands) == 2 else ["QS", "KS", "QC", "KC"]
-    g = new_game(quiet, table0, **rules)
+    g = new_game(quiet, QUIET_TABLE, **rules)
     set_position(g, hands, table, stock, piles)
     return g
 
