@@ -75,6 +75,10 @@ class CirullaRules(HouseRules):
       turn. Only the best cirulla or decino of the turn scores; the scala alta is not part of
       the contest and always scores. A matta takes its buona's value when called, even if beaten.
     - ``scala_alta`` is declared like any buona; the matta cannot stand for one of its cards.
+    - ``ace_takes_all_always``: an ace on a non-empty table always takes all of it, and that is
+      its only capture (as when no ace is on the table), never a fifteen.
+    - ``matta_card``: the matta is otherwise the card it is: ``7D`` still counts as the
+      settebello and a diamond, ``QH`` is worth 9 (also among the four table cards).
     """
 
     target: Literal[51, 71, 101] = 51
