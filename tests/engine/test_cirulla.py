@@ -1,6 +1,6 @@
 """Cirulla: worked examples of each rule of the rules file, through the engine's public surface.
 
-Positions late in a deal are set with ``set_position`` (see ``cirulla_helpers``).
+Positions late in a deal are set with ``set_position`` (see ``cirulla_deals``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import engine
 from engine import IllegalAction
 from engine.cirulla.game import deal_winner
-from tests.engine.cirulla_helpers import (
+from tests.engine.cirulla_deals import (
     deck_for,
     new_game,
     of_type,

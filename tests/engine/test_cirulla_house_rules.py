@@ -10,7 +10,7 @@ from engine.cards import PACK_40
 from engine.cirulla import CirullaRules
 from engine.cirulla.buone import Scoring, hand_buone
 from engine.cirulla.cards import INDEX
-from tests.engine.cirulla_helpers import deck_for, new_game, of_type, play_all, set_position
+from tests.engine.cirulla_deals import deck_for, new_game, of_type, play_all, set_position
 
 QUIET_HANDS = [["2S", "4S", "6S"], ["3S", "5S", "JS"]]
 QUIET_TABLE = ["QS", "KS", "QC", "KC"]
