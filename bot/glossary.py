@@ -149,6 +149,7 @@ class _Keys:
     """Precomputed matching forms of one entry."""
 
     forms: tuple[str, ...]  # normalised term and aliases, with and without articles
+    form_words: tuple[tuple[str, ...], ...]  # the words of each form
     compact: tuple[str, ...]  # the same without spaces: "u cincanta datu" -> "ucincantadatu"
     term_compact: frozenset[str]  # compact forms of the term itself (not aliases)
     meanings: tuple[tuple[int, str], ...]  # (priority by language, normalised text)
@@ -316,6 +317,7 @@ class Glossary:
                 meanings.append((priority, normalize(text)))
         return _Keys(
             forms=tuple(forms),
+            form_words=tuple(tuple(f.split()) for f in forms),
             compact=compact,
             term_compact=frozenset(f.replace(" ", "") for f in term_forms),
             meanings=tuple(meanings),
@@ -374,21 +376,21 @@ class Glossary:
         keys = self._keys[entry.id]
         best = 0.0
         for q in variants:
-            matcher = difflib.SequenceMatcher(a=q, autojunk=False)
+            # The query is the matcher's second sequence: difflib indexes that one, once.
+            matcher = difflib.SequenceMatcher(b=q, autojunk=False)
             n = len(q.split())
-            for form in keys.forms:
-                matcher.set_seq2(form)
+            for form, form_words in zip(keys.forms, keys.form_words, strict=True):
+                matcher.set_seq1(form)
                 if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
                     ratio = matcher.ratio()
                     if ratio >= cutoff:
                         best = max(best, ratio)
                 # A typo in a few words of a longer saying: compare with windows of as many
                 # words. Such a match ranks below a whole-form match of the same quality.
-                form_words = form.split()
                 if len(q) < 4 or n >= len(form_words):
                     continue
                 for i in range(len(form_words) - n + 1):
-                    matcher.set_seq2(" ".join(form_words[i : i + n]))
+                    matcher.set_seq1(" ".join(form_words[i : i + n]))
                     if (
                         matcher.real_quick_ratio() >= word_cutoff
                         and matcher.quick_ratio() >= word_cutoff
