@@ -401,7 +401,7 @@ class Glossary:
         return 1.0 - best if best > 0 else None
 
 
-# -- file loading helpers ------------------------------------------------------------------
+# -- loading files ---------------------------------------------------------------------------
 
 
 def _file_order(path: Path) -> tuple[int, str]:

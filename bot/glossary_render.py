@@ -100,7 +100,7 @@ def parse_callback(data: str) -> GameCallback | EntryCallback:
     raise ValueError(f"not a glossary callback: {data!r}")
 
 
-# -- text helpers --------------------------------------------------------------------------
+# -- text ------------------------------------------------------------------------------------
 
 
 def _esc(text: str) -> str:
