@@ -1,0 +1,1 @@
+"""Tavolata's Telegram adapter: handlers, rendering, storage, translations and ratings."""
