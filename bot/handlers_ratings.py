@@ -41,7 +41,7 @@ def parse_kind(translator: Translator, word: str) -> str | None:
         return None
     names: dict[str, set[str]] = {
         kind: {_plain(kind)}
-        | {_plain(game_name(translator, lang, kind)) for lang in translator.bundles}
+        | {_plain(game_name(translator, lang, kind)) for lang in translator.languages}
         for kind in records.GAME_KINDS
     }
     exact = [kind for kind, known in names.items() if wanted in known]
@@ -69,7 +69,7 @@ class RatingsCommands:
 
     async def _user_lang(self, update: Update) -> str:
         user = update.effective_user
-        return self.translator.lang_for(user.language_code if user else None)
+        return self.translator.resolve(user.language_code if user else None)
 
     async def leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/classifica [game]``: the group's tables in a group, the global ones in private."""
