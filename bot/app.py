@@ -29,6 +29,7 @@ from telegram.request import BaseRequest
 
 from bot import lobby, play
 from bot.callbacks import Callback, MalformedCallback, Op
+from bot.chat_settings import user_lang
 from bot.i18n import Translator
 from bot.live import Games
 from bot.messenger import Messenger
@@ -62,10 +63,7 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Every button press: decode the callback data and route it; alert on foreign data."""
     svc = services(context)
     query = update.callback_query
-    if query.from_user.language_code:
-        lang = svc.tr.resolve(query.from_user.language_code)
-    else:
-        lang = await svc.lang_of(query.from_user.id)
+    lang = await user_lang(svc, query.from_user)
     try:
         cb = Callback.parse(query.data)
     except MalformedCallback:

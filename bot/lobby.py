@@ -16,6 +16,7 @@ from telegram.ext import ContextTypes
 import engine
 from bot import screens
 from bot.callbacks import Callback, Op
+from bot.chat_settings import chat_lang
 from bot.games import game_options, offered_kinds
 from bot.house_rules import rule_choices
 from bot.live import LiveGame
@@ -74,7 +75,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     user = update.effective_user
     user_row = await svc.users.seen(user)
-    lang = svc.tr.resolve(user.language_code)
+    lang = await chat_lang(svc, chat, user)
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         await reply_html(update, svc.tr.get(lang, "new-group-only"))
         return
@@ -285,7 +286,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.resolve(user.language_code)
+    lang = await chat_lang(svc, chat, user)
     if chat.type != ChatType.PRIVATE:
         await reply_html(update, svc.tr.get(lang, "start-group", bot=html.escape(svc.bot_username)))
         return

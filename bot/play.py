@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 import engine
 from bot import screens
 from bot.callbacks import Callback, Op, resolve_action
+from bot.chat_settings import chat_lang, user_lang
 from bot.games import ui_for
 from bot.live import LiveGame
 from bot.lobby import cancel_game, is_chat_admin, reply_html
@@ -166,7 +167,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.resolve(user.language_code)
+    lang = await user_lang(svc, user)  # the hand goes to the private chat
     await svc.users.seen(user, private_open=True if chat.type == ChatType.PRIVATE else None)
     if chat.type == ChatType.PRIVATE:
         game_ids = await svc.storage.open_game_ids_of_user(user.id)
@@ -206,7 +207,7 @@ async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     svc = services(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.resolve(user.language_code)
+    lang = await chat_lang(svc, chat, user)
     live = await svc.games.in_chat(chat.id) if chat.type != ChatType.PRIVATE else None
     if live is None:
         await reply_html(update, svc.tr.get(lang, "cancel-none"))

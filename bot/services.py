@@ -17,6 +17,7 @@ import aiosqlite
 from telegram import User
 from telegram.ext import ContextTypes
 
+from bot.chat_settings import get_settings
 from bot.i18n import Translator
 from bot.live import Games, LiveGame
 from bot.messenger import Messenger
@@ -94,6 +95,9 @@ class Services:
         """The language to write to a user in."""
         if user_id is None:
             return self.tr.resolve(None)
+        chosen = (await get_settings(self.storage, user_id)).lang  # /lingua in private
+        if chosen is not None:
+            return self.tr.resolve(chosen)
         row = await self.users.get(user_id)
         return self.tr.resolve(row.language_code if row else None)
 

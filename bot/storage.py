@@ -90,6 +90,18 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        2,
+        "per-chat settings: the chat's chosen language, the dialect commentary switch",
+        [
+            """CREATE TABLE chat_settings (
+                chat_id INTEGER PRIMARY KEY,    -- a group, or a user's private chat
+                lang TEXT,                      -- NULL: follow the users' Telegram language
+                commentary INTEGER NOT NULL DEFAULT 1 CHECK (commentary IN (0, 1)),
+                updated_at TEXT NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -651,4 +663,8 @@ class Storage:
         async with self.transaction() as conn:
             await conn.execute(
                 "UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+            )
+            await conn.execute(
+                "UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?",
+                (new_chat_id, old_chat_id),
             )
