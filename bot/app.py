@@ -12,7 +12,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from telegram import BotCommand, Update
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.error import TelegramError
 from telegram.ext import (
     AIORateLimiter,
@@ -27,7 +32,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import lobby, play
+from bot import language, lobby, play, reference
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.chat_settings import user_lang
 from bot.i18n import Translator
@@ -53,9 +58,17 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.ACT: play.on_game_press,
     Op.SHOW_HAND: play.on_game_press,
     Op.REMATCH: play.on_game_press,
+    Op.GLOSSARY: reference.on_glossary_press,
+    Op.RULES_SUMMARY: reference.on_rules_press,
+    Op.EXPLAIN: reference.on_explain_press,
+    Op.LANGUAGE: language.on_settings_press,
+    Op.COMMENTARY: language.on_settings_press,
 }
 
-COMMANDS = ("nuova", "mano", "annulla")
+# The command menus: everything by default, then what makes sense in groups and in private.
+COMMANDS = ("nuova", "mano", "annulla", "regole", "glossario", "lingua", "commento")
+GROUP_COMMANDS = COMMANDS
+PRIVATE_COMMANDS = ("start", "mano", "regole", "glossario", "lingua")
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
@@ -112,20 +125,27 @@ def register(application: Application) -> None:
     )
 
 
-FEATURES: list[Callable[[Application], None]] = [register]
+FEATURES: list[Callable[[Application], None]] = [register, language.register, reference.register]
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
-    """Publish the command list in every language (best effort)."""
+    """Publish the command menus in every language, for groups and private chats (best
+    effort); the default language's menus also serve users of any other language."""
+    menus = [
+        (None, COMMANDS),
+        (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+        (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+    ]
     for lang in tr.languages:
-        commands = [BotCommand(c, tr.get(lang, f"command-{c}")) for c in COMMANDS]
-        try:
-            if lang == tr.default:
-                await application.bot.set_my_commands(commands)
-            await application.bot.set_my_commands(commands, language_code=lang)
-        except TelegramError as exc:
-            log.info("could not set the command list: %s", exc)
-            return
+        for scope, names in menus:
+            commands = [BotCommand(c, tr.get(lang, f"command-{c}")) for c in names]
+            try:
+                if lang == tr.default:
+                    await application.bot.set_my_commands(commands, scope=scope)
+                await application.bot.set_my_commands(commands, scope=scope, language_code=lang)
+            except TelegramError as exc:
+                log.info("could not set the command list: %s", exc)
+                return
 
 
 def build_application(

@@ -29,6 +29,12 @@ class Op(StrEnum):
     ACT = "a"  # game: an action (argument: the action code, or "#<index>" when too long)
     SHOW_HAND = "h"  # game: show the presser their own hand in an alert
     REMATCH = "m"  # finished game: the same table again
+    # Buttons that belong to no game carry game id 0 and move 0.
+    GLOSSARY = "g"  # glossary: the glossary's own data ("g:", "g:<game>:<page>", "ge:<id>")
+    RULES_SUMMARY = "u"  # /regole: a game's rules summary (argument: the game)
+    LANGUAGE = "L"  # /lingua: the chat's language (argument: the language code)
+    COMMENTARY = "c"  # /lingua: dialect commentary on ("1") or off ("0")
+    EXPLAIN = "e"  # table: explain a dialect saying (argument: its glossary entry id)
 
 
 _OPS = {op.value: op for op in Op}

@@ -28,6 +28,7 @@ class LiveGame:
         # Serialises every change to this game: one press is applied at a time.
         self.lock = asyncio.Lock()
         self.rules_open = False  # the lobby shows the house rules' buttons
+        self.commentary = True  # the group shows dialect sayings; read before each render
         self.blocked_notified: set[int] = set()  # users the group was told to unblock the bot
 
     @property

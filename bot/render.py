@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot import screens
+from bot.chat_settings import get_settings
 from bot.live import LiveGame
 from bot.messenger import Content
 
@@ -90,6 +91,7 @@ class Renderer:
         if live is None:
             return
         status = live.row.status
+        live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
         if live.game is None:  # a lobby, open or cancelled before it started
             await self._render_lobby(live)
         else:

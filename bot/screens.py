@@ -37,7 +37,7 @@ def seat_names(live: LiveGame) -> list[str]:
 def make_ctx(tr: Translator, lang: str, live: LiveGame) -> Ctx:
     """The drawing context of a game in a language."""
     faces = ui_for(live.row.kind).faces if live.row.kind else "french"
-    return Ctx(tr, lang, seat_names(live), faces)
+    return Ctx(tr, lang, seat_names(live), faces, live.commentary)
 
 
 def button(text: str, cb: Callback) -> InlineKeyboardButton:
@@ -184,7 +184,26 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
         if ui.table_actions(view):
             keyboard += action_rows(ctx, live, view, game.legal_actions(seat))
         keyboard.append([button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id))])
+        keyboard += explain_rows(ctx, live, view)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def explain_rows(
+    ctx: Ctx, live: LiveGame, view: dict[str, Any]
+) -> list[list[InlineKeyboardButton]]:
+    """A button per dialect saying on the table, which explains it (none with the commentary
+    off)."""
+    if not ctx.commentary:
+        return []
+    terms = ui_for(live.row.kind).dialect_terms(view, live.last_events)
+    explain = [
+        button(
+            ctx.t("btn-explain", number=i + 1, count=len(terms)),
+            Callback(Op.EXPLAIN, live.game_id, 0, entry_id),
+        )
+        for i, entry_id in enumerate(terms)
+    ]
+    return rows(explain, 2)
 
 
 def action_rows(

@@ -25,6 +25,7 @@ class Ctx:
     lang: str
     names: Sequence[str]
     faces: str = "french"
+    commentary: bool = True  # the group shows dialect sayings (``/commento``)
 
     def t(self, msg_id: str, **args: Any) -> str:
         """A translated text in this context's language."""
@@ -105,3 +106,7 @@ class GameUI:
     def scores_line(self, ctx: Ctx, view: View) -> str | None:
         """The public score of the match, or None when there is nothing to show yet."""
         return None
+
+    def dialect_terms(self, view: View, last: Sequence[Event]) -> list[str]:
+        """Glossary entry ids of the dialect sayings the table message shows now."""
+        return []

@@ -35,6 +35,30 @@ def trick_saying(trick: Event, trump: str, players: int) -> str | None:
     return None
 
 
+# The glossary entry that explains each saying (locales/glossary/briscola.toml).
+SAYING_ENTRIES = {
+    "futu": "chi-fa-du-armagn-futu",
+    "nada": "nada-un-de-prima",
+    "masc": "strosa-masc-femna",
+    "femna": "strosa-masc-femna",
+}
+
+
+def table_sayings(view: View, last: Sequence[Event]) -> list[tuple[str, int]]:
+    """The sayings the latest action calls for, as (saying, seat of the trick's taker)."""
+    found = []
+    for event in last:
+        if event["type"] != "trick_won":
+            continue
+        if view["tricks_played"] == 1 and event["points"] == 2:
+            saying = "futu"
+        else:
+            saying = trick_saying(event, view["trump"], view["players"])
+        if saying:
+            found.append((saying, event["seat"]))
+    return found
+
+
 class BriscolaUI(GameUI):
     """Briscola with the Italian pack's faces."""
 
@@ -71,15 +95,9 @@ class BriscolaUI(GameUI):
         trick = self._trick_line(ctx, view)
         if trick:
             lines.append(trick)
-        for event in last:
-            if event["type"] != "trick_won":
-                continue
-            if view["tricks_played"] == 1 and event["points"] == 2:
-                saying = "futu"
-            else:
-                saying = trick_saying(event, view["trump"], view["players"])
-            if saying:
-                lines.append(ctx.t(f"briscola-saying-{saying}", player=ctx.name(event["seat"])))
+        if ctx.commentary:
+            for saying, seat in table_sayings(view, last):
+                lines.append(ctx.t(f"briscola-saying-{saying}", player=ctx.name(seat)))
         if view.get("points") is not None:
             sides = sides_of(view)
             lines.append(
@@ -91,6 +109,10 @@ class BriscolaUI(GameUI):
                 )
             )
         return lines
+
+    def dialect_terms(self, view: View, last: Sequence[Event]) -> list[str]:
+        """The glossary entries of the sayings on the table, each once."""
+        return list(dict.fromkeys(SAYING_ENTRIES[s] for s, _ in table_sayings(view, last)))
 
     def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """The briscola, the trick to answer, and the partner's cards after a look."""
