@@ -183,3 +183,31 @@ async def test_command_menus_per_language_and_scope(bot, fake):
         private_menu = {c["command"] for c in fake.commands[(private, lang)]}
         assert {"glossario", "regole", "lingua"} <= private_menu
         assert "commento" not in private_menu
+
+
+async def test_private_choice_sets_the_language_of_ones_hand(make_table, fake):
+    """A player who chose English in private gets the hand message in English, while the
+    group's table stays in the group's language."""
+    table = make_table(2)
+    await table.open_privates()
+    user = table.users[1]
+    await table.bot.feed(fake.send_text(user, None, "/lingua"))
+    await table.bot.feed(fake.press_button(user, fake.last_message(user), "English"))
+    await table.start("briscola", 2)
+    hand = next(m for m in reversed(fake.messages(user)) if m.text.startswith("🃏"))
+    assert en("hand-cards", cards="\x00").split("\x00")[0] in hand.text
+    assert t("btn-show-hand") in [text for text, _ in table.table().buttons]
+
+
+async def test_settings_follow_a_group_upgraded_to_a_supergroup(make_table, fake, bot):
+    """A basic group set to English keeps English after becoming a supergroup."""
+    table = make_table(1)
+    table.group = fake.add_group("Gruppo base", members=table.users, type="group")
+    menu = await _say(table, "/lingua")
+    await table.press(table.users[0], menu, "English")
+    new_group = fake.migrate_group(table.group)
+    for update in fake.updates[-2:]:
+        await bot.feed(update)
+    table.group = new_group
+    reply = await _say(table, "/regole")
+    assert reply.text == en("rules-choose")
