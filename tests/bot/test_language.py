@@ -26,19 +26,18 @@ async def _say(table, text: str, user: dict | None = None):
     return table.fake.last_message(table.group)
 
 
-@pytest.mark.parametrize(
-    "command", ["/lingua", "/language", "/commento", "/commentary", "/commento off"]
-)
-async def test_every_command_and_alias_answers(make_table, fake, command):
+async def test_every_command_and_alias_answers(make_table, fake):
     """Each settings command and its English alias answers in the group and in private."""
     table = make_table(1)
-    reply = await _say(table, command)
-    assert reply is not None and reply.text
     user = table.users[0]
     await table.bot.feed(fake.start_private(user))
-    before = len(fake.messages(user))
-    await table.bot.feed(fake.send_text(user, None, command))
-    assert len(fake.messages(user)) == before + 1
+    for command in ("/lingua", "/language", "/commento", "/commentary", "/commento off"):
+        before = len(table.group_messages())
+        reply = await _say(table, command)
+        assert len(table.group_messages()) == before + 1 and reply.text, command
+        before = len(fake.messages(user))
+        await table.bot.feed(fake.send_text(user, None, command))
+        assert len(fake.messages(user)) == before + 1, command
 
 
 async def test_group_set_to_english_gets_english_lobby_and_table(make_table, fake):
