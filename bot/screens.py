@@ -18,6 +18,7 @@ from bot.house_rules import changed_rules, rule_choices, rule_label, value_label
 from bot.i18n import Translator
 from bot.live import LiveGame
 from bot.messenger import Content
+from bot.reference import load_glossary
 
 
 def esc(text: str) -> str:
@@ -195,15 +196,22 @@ def explain_rows(
     off)."""
     if not ctx.commentary:
         return []
-    terms = ui_for(live.row.kind).dialect_terms(view, live.last_events)
+    glossary = load_glossary()
     explain = [
         button(
-            ctx.t("btn-explain", number=i + 1, count=len(terms)),
+            ctx.t("btn-explain", term=_short(glossary.get(entry_id).term)),
             Callback(Op.EXPLAIN, live.game_id, 0, entry_id),
         )
-        for i, entry_id in enumerate(terms)
+        for entry_id in ui_for(live.row.kind).dialect_terms(view, live.last_events)
+        if entry_id in glossary
     ]
     return rows(explain, 2)
+
+
+def _short(term: str, limit: int = 32) -> str:
+    """A glossary term short enough for a button: its first form, clipped."""
+    first = term.split("/")[0].strip()
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
 
 
 def action_rows(

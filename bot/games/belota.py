@@ -137,6 +137,21 @@ class BelotaUI(GameUI):
             lines.append(ctx.t("belota-litigiu-pending", points=view["litigiu"]))
         return lines
 
+    def dialect_terms(self, view: View, last: Sequence[Event]) -> list[str]:
+        """Glossary entries of the dialect words on the table: the contract's sensa or contru,
+        the declarations counted ("l'è bon u mei"), belòta, a litigiu in suspense."""
+        terms = []
+        contract = view.get("contract")
+        if view["phase"] != "bidding" and contract is not None and contract["sensa"]:
+            terms.append("manda-contru" if contract["contru"] else "manda-sensa")
+        if view["phase"] != "bidding" and view.get("declarations_scored"):
+            terms.append("e-bon-u-mei")
+        if view["phase"] != "bidding" and view.get("belota"):
+            terms.append("a-belota")
+        if view["litigiu"]:
+            terms.append("litigiu")
+        return terms
+
     def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """The turned card while bidding; the contract and the trick to answer while playing."""
         if view["phase"] == "bidding":

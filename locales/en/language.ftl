@@ -31,8 +31,5 @@ commentary-now = Dialect commentary: <b>{ $on ->
    *[off] off
 }</b>.
 
-btn-explain = { $count ->
-    [one] 📖 What does it mean?
-   *[other] 📖 What does it mean? ({ $number })
-}
+btn-explain = 📖 What does «{ $term }» mean?
 explain-alert = «{ $term }»: { $meaning }

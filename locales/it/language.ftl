@@ -31,8 +31,5 @@ commentary-now = Commento in dialetto: <b>{ $on ->
    *[off] spento
 }</b>.
 
-btn-explain = { $count ->
-    [one] 📖 Cosa vuol dire?
-   *[other] 📖 Cosa vuol dire? ({ $number })
-}
+btn-explain = 📖 Cosa vuol dire «{ $term }»?
 explain-alert = «{ $term }»: { $meaning }

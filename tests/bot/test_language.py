@@ -210,3 +210,26 @@ async def test_settings_follow_a_group_upgraded_to_a_supergroup(make_table, fake
     table.group = new_group
     reply = await _say(table, "/regole")
     assert reply.text == en("rules-choose")
+
+
+def test_belota_table_explains_its_dialect_words():
+    """Belòta's table offers the meaning of the words it shows (sensa, contru, "l'è bon u mei",
+    belòta, litigiu): over random deals every one comes up and each is a glossary entry."""
+    import engine
+    from bot.games import ui_for
+
+    ui = ui_for("belota")
+    seen: set[str] = set()
+    for seed in range(30):
+        game = engine.new_game("belota", 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.move_number < 2000:
+            seat = game.current_seat
+            events = game.play(seat, rng.choice(game.legal_actions(seat)))
+            view = game.view(None)
+            terms = ui.dialect_terms(view, events)
+            if view["litigiu"]:
+                assert "litigiu" in terms
+            seen.update(terms)
+    assert seen == {"manda-sensa", "manda-contru", "e-bon-u-mei", "a-belota", "litigiu"}
+    assert all(term in GLOSSARY for term in seen)
