@@ -8,8 +8,10 @@ import random
 
 import pytest
 
+import engine
 from bot.callbacks import Callback, Op
 from bot.chat_settings import get_settings
+from bot.games import ui_for
 from bot.reference import explanation, load_glossary
 from tests.bot.conftest import TR, t
 
@@ -215,9 +217,6 @@ async def test_settings_follow_a_group_upgraded_to_a_supergroup(make_table, fake
 def test_belota_table_explains_its_dialect_words():
     """Belòta's table offers the meaning of the words it shows (sensa, contru, "l'è bon u mei",
     belòta, litigiu): over random deals every one comes up and each is a glossary entry."""
-    import engine
-    from bot.games import ui_for
-
     ui = ui_for("belota")
     seen: set[str] = set()
     for seed in range(30):
