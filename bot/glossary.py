@@ -9,6 +9,7 @@ ASCII strings.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import tomllib
 import unicodedata
@@ -486,3 +487,12 @@ def _check_ids(entries: list[Entry]) -> None:
                 raise GlossaryError(f"entry {e.id!r}: related id {r!r} does not exist")
             if r == e.id:
                 raise GlossaryError(f"entry {e.id!r}: related to itself")
+
+
+DEFAULT_DIR = Path(__file__).resolve().parent.parent / "locales" / "glossary"
+
+
+@functools.cache
+def default_glossary() -> Glossary:
+    """The bot's glossary (``locales/glossary``), read once per process."""
+    return Glossary.load(DEFAULT_DIR)

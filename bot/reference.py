@@ -8,9 +8,7 @@ The glossary's own callback data (``g:...``, ``ge:<id>``) travels as the argumen
 
 from __future__ import annotations
 
-import functools
 import logging
-from pathlib import Path
 from typing import Any
 
 from telegram import (
@@ -26,7 +24,7 @@ from telegram.ext import Application, CommandHandler, ContextTypes, InlineQueryH
 
 from bot.callbacks import Callback, Op
 from bot.chat_settings import chat_lang, user_lang
-from bot.glossary import GAMES, Glossary
+from bot.glossary import GAMES, Glossary, default_glossary
 from bot.glossary_render import (
     Rendered,
     inline_results,
@@ -41,20 +39,13 @@ from bot.services import Services, services
 
 log = logging.getLogger(__name__)
 
-GLOSSARY_DIR = Path(__file__).resolve().parent.parent / "locales" / "glossary"
 MAX_ALERT = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200 characters
 INLINE_CACHE_SECONDS = 300
 
 
-@functools.cache
-def load_glossary(directory: Path = GLOSSARY_DIR) -> Glossary:
-    """The glossary's entries, read once per process."""
-    return Glossary.load(directory)
-
-
 def glossary_of(context: ContextTypes.DEFAULT_TYPE) -> Glossary:
     """The running bot's glossary."""
-    return load_glossary()
+    return default_glossary()
 
 
 def markup(rendered: Rendered, op: Op) -> InlineKeyboardMarkup | None:

@@ -14,11 +14,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 import engine
 from bot.callbacks import Callback, Op, action_callback
 from bot.games import Ctx, game_options, ui_for
+from bot.glossary import default_glossary
 from bot.house_rules import changed_rules, rule_choices, rule_label, value_label
 from bot.i18n import Translator
 from bot.live import LiveGame
 from bot.messenger import Content
-from bot.reference import load_glossary
 
 
 def esc(text: str) -> str:
@@ -196,7 +196,7 @@ def explain_rows(
     off)."""
     if not ctx.commentary:
         return []
-    glossary = load_glossary()
+    glossary = default_glossary()
     explain = [
         button(
             ctx.t("btn-explain", term=_short(glossary.get(entry_id).term)),

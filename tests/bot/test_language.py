@@ -12,10 +12,11 @@ import engine
 from bot.callbacks import Callback, Op
 from bot.chat_settings import get_settings
 from bot.games import ui_for
-from bot.reference import explanation, load_glossary
+from bot.glossary import default_glossary
+from bot.reference import explanation
 from tests.bot.conftest import TR, t
 
-GLOSSARY = load_glossary()
+GLOSSARY = default_glossary()
 
 
 def en(msg_id: str, **args) -> str:

@@ -7,11 +7,11 @@ import html
 import re
 
 from bot.callbacks import Callback, Op
+from bot.glossary import default_glossary
 from bot.glossary_render import INLINE_PAGE
-from bot.reference import load_glossary
 from tests.bot.conftest import TR, t
 
-GLOSSARY = load_glossary()
+GLOSSARY = default_glossary()
 
 
 def plain(msg_id: str, **args) -> str:
