@@ -233,3 +233,16 @@ def test_belota_table_explains_its_dialect_words():
             seen.update(terms)
     assert seen == {"manda-sensa", "manda-contru", "e-bon-u-mei", "a-belota", "litigiu"}
     assert all(term in GLOSSARY for term in seen)
+
+
+async def test_lingua_commentary_button_switches_and_redraws(make_table, fake):
+    """The commentary button of /lingua turns it off, then on again, redrawing the message."""
+    table = make_table(1)
+    menu = await _say(table, "/lingua")
+    off = t("btn-commentary", on=True)
+    assert off in [text for text, _ in menu.buttons]
+    await table.press(table.users[0], menu, off)
+    assert not (await get_settings(table.bot.svc.storage, table.group["id"])).commentary
+    redrawn = fake.message(table.group, menu.message_id)
+    await table.press(table.users[0], redrawn, t("btn-commentary", on=False))
+    assert (await get_settings(table.bot.svc.storage, table.group["id"])).commentary
