@@ -2,7 +2,9 @@
 
 Extending the bot: a feature module adds its handlers with ``application.add_handler`` in a
 ``register(application)`` function listed in ``FEATURES``, and its buttons as new ``Op`` values
-routed through ``CALLBACK_ROUTES``, so every button press goes through one codec.
+routed through ``CALLBACK_ROUTES``, so every button press goes through one codec. The language
+of a text is picked in one place: ``bot.chat_settings.chat_lang`` for a chat, ``user_lang`` for
+one user (an alert, a private hand).
 """
 
 from __future__ import annotations
