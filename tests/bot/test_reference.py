@@ -8,7 +8,7 @@ import re
 
 from bot.callbacks import Callback, Op
 from bot.glossary import default_glossary
-from bot.glossary_render import INLINE_PAGE
+from bot.glossary_render import INLINE_PAGE, entry_callback, game_callback, page_count
 from tests.bot.conftest import TR, t
 
 GLOSSARY = default_glossary()
@@ -187,3 +187,15 @@ async def test_rules_follow_the_groups_lobby(make_table, fake):
     for name, value in live.row.rules.items():
         msg_id = f"rules-briscola-{name.replace('_', '-')}"
         assert plain(msg_id, value=value) in reply.text
+
+
+def test_every_glossary_button_fits_the_bots_codec():
+    """Every glossary button (games, pages, entries) packs into the bot's callback codec within
+    Telegram's 64 bytes and decodes back to the glossary's own data."""
+    data = [game_callback(None)] + [entry_callback(e.id) for e in GLOSSARY]
+    for game in GLOSSARY.games:
+        data += [game_callback(game, p) for p in range(page_count(GLOSSARY, game))]
+    for d in data:
+        packed = Callback(Op.GLOSSARY, 0, 0, d).pack()
+        assert len(packed.encode()) <= 64
+        assert Callback.parse(packed).arg == d
