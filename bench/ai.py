@@ -1,0 +1,178 @@
+"""Computer players against each other: win rate, point margin and decision time per level.
+
+For every game with computer players, plays single deals between two levels (hard against normal,
+normal against easy, and in two-player Briscola normal against a uniformly random player). Deals
+come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
+so the luck of the deal cancels out. With four players the two levels are partners of themselves
+(seats 0+2 against 1+3). Prints, per pairing, the first level's deals won, drawn and lost, its
+average point margin per deal (with a 95% interval), and the p50 and p95 of each level's decision
+time in that pairing; then the hard level's decision time at its default budget.
+
+    python bench/ai.py [--deals 1000] [--budget-ms 100] [--jobs 2] [--kind briscola]
+
+The hard level thinks for ``--budget-ms`` per decision in the pairings (the default budget,
+``engine.ai.DEFAULT_BUDGET_MS``, makes the long runs very long); the last table times it at the
+default budget on positions from normal games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine
+from engine.ai import DEFAULT_BUDGET_MS, KINDS, choose
+
+# (kind, players, first level, second level); "random" is a uniformly random legal action.
+PAIRINGS = [
+    ("briscola", 2, "normal", "random"),
+    ("briscola", 2, "normal", "easy"),
+    ("briscola", 2, "hard", "normal"),
+    ("cirulla", 2, "normal", "easy"),
+    ("cirulla", 2, "hard", "normal"),
+    ("belota", 4, "normal", "easy"),
+    ("belota", 4, "hard", "normal"),
+]
+
+
+def deal_points(event: dict) -> list[int]:
+    """Points per side that a ``deal_scored`` event gives this deal."""
+    return list(event["points"])
+
+
+def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: int) -> tuple:
+    """Play the first deal of a game seeded ``seed``; return points per side and timings."""
+    g = engine.new_game(kind, players, seed=seed)
+    rng = random.Random(seed * 7919 + 1)
+    times: dict[str, list[float]] = {lv: [] for lv in levels}
+    while g.current_seat is not None:
+        seat = g.current_seat
+        legal = g.legal_actions(seat)
+        level = levels[seat]
+        if level == "random":
+            code = rng.choice(legal)
+        else:
+            view = g.view(seat)
+            start = time.perf_counter()
+            code = choose(view, legal, level, rng, budget_ms)
+            if len(legal) > 1:
+                times[level].append(time.perf_counter() - start)
+        for event in g.play(seat, code):
+            if event["type"] == "deal_scored":
+                return deal_points(event), times
+    raise RuntimeError("game ended without a scored deal")
+
+
+def run_pair(args: tuple) -> tuple:
+    """One seat-swapped pair of deals; the first level's margins and every timing."""
+    kind, players, first, second, seed, budget_ms = args
+    margins = []
+    times: dict[str, list[float]] = {first: [], second: []}
+    for side in (0, 1):
+        levels = [first if s % 2 == side else second for s in range(players)]
+        points, t = play_deal(kind, players, levels, seed, budget_ms)
+        mine = points[side]
+        other = max(p for i, p in enumerate(points) if i != side)
+        margins.append(mine - other)
+        for level, values in t.items():
+            times[level] += values
+    return margins, times
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` in milliseconds."""
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
+    """Play and print one pairing."""
+    pairs = max(1, deals // 2)
+    jobs = [(kind, players, first, second, 10_000 + k, budget_ms) for k in range(pairs)]
+    start = time.perf_counter()
+    margins: list[int] = []
+    times: dict[str, list[float]] = {first: [], second: []}
+    mapper = pool.imap_unordered(run_pair, jobs) if pool else map(run_pair, jobs)
+    for m, t in mapper:
+        margins += m
+        for level, values in t.items():
+            times[level] += values
+    n = len(margins)
+    won = sum(m > 0 for m in margins)
+    drawn = sum(m == 0 for m in margins)
+    mean = statistics.fmean(margins)
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else 0.0
+    timing = "  ".join(
+        f"{lv} p50 {pct(v, 0.5):.2f} p95 {pct(v, 0.95):.2f}" for lv, v in times.items() if v
+    )
+    print(
+        f"{kind:<9}{players:>2}p  {first:>6} vs {second:<6} deals {n:>5}  "
+        f"won {won / n:6.1%}  drawn {drawn / n:5.1%}  lost {(n - won - drawn) / n:6.1%}  "
+        f"margin {mean:+6.1f} ±{half:4.1f}  ms: {timing}  ({time.perf_counter() - start:.0f}s)",
+        flush=True,
+    )
+
+
+def time_hard(kind: str, players: int, decisions: int) -> None:
+    """Time the hard level at its default budget on positions from normal games."""
+    samples: list[float] = []
+    seed = 0
+    while len(samples) < decisions:
+        g = engine.new_game(kind, players, seed=50_000 + seed)
+        seed += 1
+        rng = random.Random(seed)
+        while g.current_seat is not None and len(samples) < decisions:
+            s = g.current_seat
+            legal = g.legal_actions(s)
+            view = g.view(s)
+            if len(legal) > 1 and rng.random() < 0.3:
+                start = time.perf_counter()
+                choose(view, legal, "hard", rng)
+                samples.append(time.perf_counter() - start)
+            g.play(s, choose(view, legal, "normal", rng))
+    print(
+        f"{kind:<9}{players:>2}p  hard at {DEFAULT_BUDGET_MS} ms budget: {len(samples)} decisions"
+        f"  p50 {pct(samples, 0.5):.1f} ms  p95 {pct(samples, 0.95):.1f} ms"
+        f"  max {max(samples) * 1000:.1f} ms",
+        flush=True,
+    )
+
+
+def main() -> None:
+    """Run every pairing of the games that are registered."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000, help="deals per pairing")
+    parser.add_argument("--budget-ms", type=int, default=100, help="hard level's budget")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--kind", choices=KINDS)
+    parser.add_argument("--timing", type=int, default=200, help="decisions timed at default")
+    parser.add_argument("--skip-hard", action="store_true", help="only the cheap pairings")
+    args = parser.parse_args()
+    kinds = [k for k in KINDS if k in engine.GAMES and (args.kind in (None, k))]
+    print(f"deals per pairing {args.deals}, hard budget {args.budget_ms} ms, jobs {args.jobs}")
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for kind, players, first, second in PAIRINGS:
+            if kind in kinds and not (args.skip_hard and "hard" in (first, second)):
+                bench_pairing(kind, players, first, second, args.deals, args.budget_ms, pool)
+    finally:
+        if pool:
+            pool.close()
+    if args.timing:
+        for kind in kinds:
+            players = next(p for k, p, _, _ in PAIRINGS if k == kind)
+            time_hard(kind, players, args.timing)
+
+
+if __name__ == "__main__":
+    main()

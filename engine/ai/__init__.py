@@ -1,0 +1,77 @@
+"""Computer players: choose an action from a seat's view and its legal actions, nothing else.
+
+A computer player never sees the game object, only what ``g.view(seat)`` shows that seat, so it
+cannot know hidden cards. Each game has a module here (``engine.ai.briscola``, ...) with three
+levels:
+
+- ``easy``: a beginner, a legal move with a light preference;
+- ``normal``: rule-based play with the game's own tactics, remembering the cards played;
+- ``hard``: deals the unseen cards at random consistently with the view, many times, plays each
+  candidate action out with the normal rules for every seat, and keeps the best on average
+  (determinized Monte Carlo) within a time budget.
+
+    import engine, engine.ai
+    g = engine.new_game("briscola", 2, seed=1)
+    seat = g.current_seat
+    code = engine.ai.choose(g.view(seat), g.legal_actions(seat), "normal")
+    g.play(seat, code)
+
+Decisions take up to ``budget_ms`` of CPU time at the hard level (``DEFAULT_BUDGET_MS``); callers
+in an event loop should run ``choose`` in a worker thread.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+__all__ = ["DEFAULT_BUDGET_MS", "KINDS", "LEVELS", "choose"]
+
+LEVELS = ("easy", "normal", "hard")
+KINDS = ("briscola", "cirulla", "belota")
+DEFAULT_BUDGET_MS = 250
+
+
+def _module(kind: object) -> ModuleType:
+    if kind not in KINDS:
+        raise ValueError(f"no computer player for game {kind!r}")
+    return importlib.import_module(f"engine.ai.{kind}")
+
+
+def choose(
+    view: dict[str, Any],
+    legal: Sequence[str],
+    level: str,
+    rng: random.Random | None = None,
+    budget_ms: int | None = None,
+) -> str:
+    """Pick one of ``legal`` for the seat whose ``view`` this is, playing at ``level``.
+
+    ``rng`` makes the choice reproducible (a fresh generator otherwise); ``budget_ms`` bounds the
+    hard level's thinking time (``DEFAULT_BUDGET_MS`` by default). The view is not modified.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if not isinstance(view, dict):
+        raise ValueError("view must be the dict returned by the game's view(seat)")
+    if isinstance(legal, str) or not legal or not all(isinstance(c, str) for c in legal):
+        raise ValueError("legal must be a non-empty list of action codes")
+    if budget_ms is not None and (isinstance(budget_ms, bool) or not budget_ms > 0):
+        raise ValueError(f"budget_ms must be a positive number, not {budget_ms!r}")
+    module = _module(view.get("kind"))
+    legal = list(legal)
+    if len(legal) == 1:
+        return legal[0]
+    rng = rng if rng is not None else random.Random()
+    if level == "easy":
+        code = module.easy(view, legal, rng)
+    elif level == "normal":
+        code = module.normal(view, legal, rng)
+    else:
+        code = module.hard(view, legal, rng, budget_ms or DEFAULT_BUDGET_MS)
+    if code not in legal:
+        raise AssertionError(f"{view['kind']} {level} player chose {code!r}, not a legal action")
+    return code

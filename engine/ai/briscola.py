@@ -1,0 +1,493 @@
+"""Computer players for Briscola (``rules/briscola.md``), from a seat's view only.
+
+The normal player scores each card in hand by the points it should win or lose in this trick and
+by what the card is worth kept in hand: it takes a loaded trick cheaply, strozza (takes with the
+ace or three of the suit led) when it plays last, loads points on a trick its partner holds
+safely, leads lisci (pointless cards) in suits whose carichi are gone, and saves its briscole for
+tricks worth them. It remembers every card played, so it knows which cards can still beat a card.
+
+The hard player deals the unseen cards at random among the other hands and the stock (the
+briscola card stays at the bottom of the stock, the cards of a partner's hand seen in the look
+stay with the partner), plays each candidate card out with the normal rules for every seat, and
+keeps the card with the best average result. When the stock is gone in a two-player game nothing
+is hidden any more, and it searches the last tricks exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.ai.search import monte_carlo
+from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
+from engine.cards import PACK_40, SUITS
+
+# What a briscola in hand is worth beyond its points: its power to take a trick later.
+TRUMP_POWER = {"A": 8, "3": 7, "K": 5, "Q": 4.5, "J": 4, "7": 3.5, "6": 3.2, "5": 3, "4": 2.8}
+TRUMP_POWER["2"] = 2.6
+# An opponent spends a briscola on a trick only when it carries at least this many points.
+TRUMP_WORTH = 3
+# The hard player's utility: a deal won is 1, drawn 0.5, lost 0, plus this weight on the margin
+# (in 120ths), so that it still prefers the bigger win (or the smaller loss) when the result is
+# settled.
+MARGIN_WEIGHT = 0.5
+
+
+def _beaters(card: str, trump: str) -> tuple[str, ...]:
+    """The cards that would take a trick that ``card`` is winning (it leads or is a trump)."""
+    higher = [c for c in PACK_40 if c[1] == card[1] and CARD_STRENGTH[c] > CARD_STRENGTH[card]]
+    if card[1] != trump:
+        higher += [c for c in PACK_40 if c[1] == trump]
+    return tuple(higher)
+
+
+# BEATERS[trump][card], split into (same suit, briscole) for a card that is not a briscola.
+BEATERS = {t: {c: _beaters(c, t) for c in PACK_40} for t in SUITS}
+HIGHER_SAME = {
+    c: tuple(d for d in PACK_40 if d[1] == c[1] and CARD_STRENGTH[d] > CARD_STRENGTH[c])
+    for c in PACK_40
+}
+TRUMPS = {t: tuple(c for c in PACK_40 if c[1] == t) for t in SUITS}
+
+
+def _p_some(b: int, unseen: int, held: int) -> float:
+    """Chance that ``held`` cards drawn from ``unseen`` include one of ``b`` given cards."""
+    if b <= 0 or held <= 0:
+        return 0.0
+    if b > unseen - held:
+        return 1.0
+    none = 1.0
+    for i in range(held):
+        none *= (unseen - b - i) / (unseen - i)
+    return 1.0 - none
+
+
+class Seen:
+    """What one seat knows at its turn: its hand, the trick, and every card played so far."""
+
+    __slots__ = (
+        "ally",
+        "briscola",
+        "gone",
+        "hand",
+        "hand_sizes",
+        "known",
+        "leader",
+        "n",
+        "seat",
+        "stock",
+        "trick",
+        "trump",
+    )
+
+    def __init__(
+        self,
+        n: int,
+        seat: int,
+        trump: str,
+        hand: list[str],
+        trick: list[str],
+        leader: int,
+        gone: set[str],
+        briscola: str | None,
+        stock: int,
+        hand_sizes: list[int],
+        ally: tuple[str, ...] = (),
+    ) -> None:
+        self.n = n
+        self.seat = seat
+        self.trump = trump
+        self.hand = hand
+        self.trick = trick
+        self.leader = leader
+        self.gone = gone  # cards played this deal (the current trick's too) and the removed 2
+        self.briscola = briscola  # the briscola card while it lies under the stock
+        self.stock = stock
+        self.hand_sizes = hand_sizes
+        self.ally = ally  # cards known to be in the partner's hand (after the look)
+        known = gone.union(hand)
+        if ally:
+            known.update(ally)
+        if briscola:
+            known.add(briscola)
+        self.known = known  # cards that cannot be in an opponent's hand
+
+    def unseen(self, card: str) -> bool:
+        """Whether ``card`` may be in an opponent's hand (or in the stock)."""
+        return card not in self.known
+
+
+def seen_from_view(view: dict[str, Any]) -> Seen:
+    """The knowledge of the seat whose view this is."""
+    gone = set(view["played"])
+    if view.get("removed"):
+        gone.add(view["removed"])
+    ally: tuple[str, ...] = ()
+    if view.get("partner_hand"):
+        # The look showed the partner's hand then; cards played since have left it.
+        ally = tuple(c for c in view["partner_hand"] if c not in gone)
+    return Seen(
+        n=view["players"],
+        seat=view["seat"],
+        trump=view["trump"],
+        hand=list(view["hand"]),
+        trick=[t["card"] for t in view["trick"]],
+        leader=view["leader"],
+        gone=gone,
+        briscola=view["briscola_card"],
+        stock=view["stock"],
+        hand_sizes=list(view["hand_sizes"]),
+        ally=ally,
+    )
+
+
+# -- normal ----------------------------------------------------------------------------------
+def _keep(card: str, known: set[str], late: float) -> float:
+    """What a briscola is worth kept in hand, beyond what this trick does with it."""
+    # A briscola nobody can beat brings its points home later; its power fades as tricks run out.
+    for c in HIGHER_SAME[card]:
+        if c not in known:
+            return CARD_POINTS[card] * 0.5 + TRUMP_POWER[card[0]] * late
+    return CARD_POINTS[card] + TRUMP_POWER[card[0]] * late
+
+
+def pick(s: Seen) -> str:
+    """The normal player's card for the seat described by ``s``."""
+    hand = s.hand
+    if len(hand) == 1:
+        return hand[0]
+    n = s.n
+    known = s.known
+    trump = s.trump
+    unseen = max(40 - len(known), 1)
+    trick = s.trick
+    pos = len(trick)
+    sizes = s.hand_sizes
+    mate = (s.seat + 2) % 4 if n == 4 else -1
+    opp_after = partner_after = 0
+    for k in range(1, n - pos):
+        p = (s.seat + k) % n
+        if p == mate:
+            partner_after = sizes[p]
+        else:
+            opp_after += sizes[p]
+    trumps_out = 0
+    for d in TRUMPS[trump]:
+        if d not in known:
+            trumps_out += 1
+    late = min(1.0, (s.stock + len(hand)) / 10)
+    best = hand[0]
+    best_score = -1e9
+    if pos == 0:
+        # Leading: opponents answer seeing the card; they take it with a higher card of its suit
+        # when that earns points (strozzo), with a briscola when it is worth one.
+        for card in hand:
+            value = CARD_POINTS[card]
+            beaters = 0
+            extra = 0.0
+            for d in HIGHER_SAME[card]:
+                if d not in known and (value or CARD_POINTS[d]):
+                    beaters += 1
+                    extra += CARD_POINTS[d]
+            is_trump = card[1] == trump
+            if not is_trump and value >= TRUMP_WORTH:
+                beaters += trumps_out
+            score = value * (1 - 2 * _p_some(beaters, unseen, opp_after))
+            score -= extra * opp_after / unseen + 0.01 * CARD_STRENGTH[card]
+            if is_trump:
+                score -= _keep(card, known, late)
+            if score > best_score:
+                best, best_score = card, score
+        return best
+    wi = trick_winner(trick, trump)
+    wcard = trick[wi]
+    wsuit = wcard[1]
+    lead_suit = trick[0][1]
+    partner_wins = (s.leader + wi) % n == mate
+    pot = 0
+    for c in trick:
+        pot += CARD_POINTS[c]
+    rescue = -1.0
+    for card in hand:
+        value = pot + CARD_POINTS[card]
+        is_trump = card[1] == trump
+        beats = CARD_STRENGTH[card] > CARD_STRENGTH[wcard] if card[1] == wsuit else is_trump
+        if beats or partner_wins:
+            top = card if beats else wcard
+            beaters = 0
+            if opp_after:
+                for d in HIGHER_SAME[top]:
+                    if d not in known and (value >= TRUMP_WORTH or d[1] == lead_suit):
+                        beaters += 1
+                if top[1] != trump and value >= TRUMP_WORTH:
+                    beaters += trumps_out
+            score = value * (1 - 2 * _p_some(beaters, unseen, opp_after))
+        else:
+            if rescue < 0:
+                # The partner still to play may take the trick back.
+                rescue = 0.0
+                if partner_after:
+                    beaters = 0
+                    for d in BEATERS[trump][wcard]:
+                        if d not in known:
+                            beaters += 1
+                    rescue = 0.7 * _p_some(beaters, unseen, partner_after)
+            score = -value * (1 - 2 * rescue)
+        score -= 0.01 * CARD_STRENGTH[card]
+        if is_trump:
+            score -= _keep(card, known, late)
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """Rule-based play: load, strozzare and save briscole by the points at stake."""
+    if PEEK in legal:
+        return PEEK  # looking at the partner's hand costs nothing
+    card = pick(seen_from_view(view))
+    return card if card in legal else legal[0]
+
+
+# -- easy ------------------------------------------------------------------------------------
+def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """A beginner: often any card; otherwise grabs a trick it can take, or throws its least."""
+    cards = [c for c in legal if c != PEEK]
+    if rng.random() < 0.4:
+        return rng.choice(cards)
+    trick = [t["card"] for t in view["trick"]]
+    by_points = sorted(cards, key=lambda c: (CARD_POINTS[c], CARD_STRENGTH[c]))
+    if trick:
+        trump = view["trump"]
+        takers = [c for c in cards if trick_winner([*trick, c], trump) == len(trick)]
+        if takers:
+            return max(takers, key=lambda c: (CARD_POINTS[c], CARD_STRENGTH[c]))
+    return by_points[0]
+
+
+# -- hard ------------------------------------------------------------------------------------
+class Deal:
+    """A full Briscola deal for playouts: every hand and the stock's order are fixed."""
+
+    __slots__ = ("gone", "hands", "leader", "n", "points", "stock", "trick", "trump", "turn")
+
+    def __init__(
+        self,
+        n: int,
+        trump: str,
+        hands: list[list[str]],
+        stock: list[str],
+        trick: list[str],
+        leader: int,
+        turn: int,
+        points: list[int],
+        gone: set[str],
+    ) -> None:
+        self.n = n
+        self.trump = trump
+        self.hands = hands
+        self.stock = stock  # drawn from the end; stock[0] is the briscola card
+        self.trick = trick
+        self.leader = leader
+        self.turn = turn
+        self.points = points  # per side
+        self.gone = gone
+
+    def copy(self) -> Deal:
+        """An independent copy."""
+        return Deal(
+            self.n,
+            self.trump,
+            [list(h) for h in self.hands],
+            list(self.stock),
+            list(self.trick),
+            self.leader,
+            self.turn,
+            list(self.points),
+            set(self.gone),
+        )
+
+    @property
+    def over(self) -> bool:
+        """Whether every card has been played."""
+        return not self.hands[self.turn]
+
+    def seen(self) -> Seen:
+        """What the seat to act knows (a seat in a playout never uses the partner look)."""
+        stock = self.stock
+        return Seen(
+            self.n,
+            self.turn,
+            self.trump,
+            self.hands[self.turn],
+            self.trick,
+            self.leader,
+            self.gone,
+            stock[0] if stock else None,
+            len(stock),
+            [len(h) for h in self.hands],
+        )
+
+    def play(self, card: str) -> None:
+        """The seat to act plays ``card``; a full trick is taken and the hands are refilled."""
+        n = self.n
+        seat = self.turn
+        self.hands[seat].remove(card)
+        self.gone.add(card)
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < n:
+            self.turn = (seat + 1) % n
+            return
+        w = (self.leader + trick_winner(trick, self.trump)) % n
+        pts = 0
+        for c in trick:
+            pts += CARD_POINTS[c]
+        self.points[w % 2 if n == 4 else w] += pts
+        stock = self.stock
+        if stock:
+            hands = self.hands
+            for i in range(n):
+                hands[(w + i) % n].append(stock.pop())
+        self.trick = []
+        self.leader = self.turn = w
+        # Unplayable positions never arise: every hand holds the same number of cards here.
+
+
+def _side(seat: int, n: int) -> int:
+    return seat % 2 if n == 4 else seat
+
+
+def points_so_far(view: dict[str, Any]) -> list[int]:
+    """Points per side in the tricks of this deal, counted from the cards played in order."""
+    n = view["players"]
+    trump = view["trump"]
+    played = view["played"]
+    points = [0] * (2 if n == 4 else n)
+    leader = (view["dealer"] + 1) % n
+    for start in range(0, len(played) - len(played) % n, n):
+        trick = played[start : start + n]
+        leader = (leader + trick_winner(trick, trump)) % n
+        points[_side(leader, n)] += sum(CARD_POINTS[c] for c in trick)
+    return points
+
+
+def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
+    """A function that deals the unseen cards at random consistently with the view."""
+    n = s.n
+    unknown = [c for c in PACK_40 if s.unseen(c)]
+    mate = (s.seat + 2) % 4 if n == 4 else -1
+    slots = []
+    for p in range(n):
+        if p == s.seat:
+            continue
+        slots.append((p, s.hand_sizes[p] - (len(s.ally) if p == mate else 0)))
+    stock_unknown = s.stock - (1 if s.briscola else 0)
+    if sum(k for _, k in slots) + stock_unknown != len(unknown):
+        raise ValueError("briscola view is inconsistent: unseen cards do not fill the hands")
+    points = points_so_far(view)
+    base_hands: list[list[str]] = [[] for _ in range(n)]
+    base_hands[s.seat] = list(s.hand)
+    if mate >= 0:
+        base_hands[mate] = list(s.ally)
+    current = view["current_seat"]
+
+    def sample(rng: random.Random) -> Deal:
+        cards = unknown[:]
+        rng.shuffle(cards)
+        hands = [list(h) for h in base_hands]
+        i = 0
+        for p, k in slots:
+            hands[p] += cards[i : i + k]
+            i += k
+        stock = cards[i:]
+        if s.briscola:
+            stock.insert(0, s.briscola)
+        trick = list(s.trick)
+        return Deal(n, s.trump, hands, stock, trick, s.leader, current, points[:], set(s.gone))
+
+    return sample
+
+
+def utility(points: list[int], side: int) -> float:
+    """A deal's worth to ``side``: 1 won, 0.5 drawn, 0 lost, plus a little for the margin."""
+    mine = points[side]
+    best_other = max(p for i, p in enumerate(points) if i != side)
+    if mine > best_other:
+        result = 1.0
+    elif mine == best_other:
+        result = 0.5
+    else:
+        result = 0.0
+    return result + MARGIN_WEIGHT * (mine - best_other) / 120
+
+
+def rollout(deal: Deal) -> list[int]:
+    """Play ``deal`` to its end with the normal rules for every seat; return points per side."""
+    while not deal.over:
+        deal.play(pick(deal.seen()))
+    return deal.points
+
+
+def solve(deal: Deal, side: int) -> int:
+    """Two players, nothing hidden: the best margin ``side`` can force (alpha-beta)."""
+
+    def search(d: Deal, alpha: int, beta: int) -> int:
+        if d.over:
+            return d.points[side] - d.points[1 - side]
+        maximizing = d.turn == side
+        best = -999 if maximizing else 999
+        for card in set(d.hands[d.turn]):
+            child = d.copy()
+            child.play(card)
+            v = search(child, alpha, beta)
+            if maximizing:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    return search(deal, -999, 999)
+
+
+def hard(
+    view: dict[str, Any],
+    legal: list[str],
+    rng: random.Random,
+    budget_ms: float | None = None,
+    samples: int | None = None,
+) -> str:
+    """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
+    if PEEK in legal:
+        return PEEK
+    s = seen_from_view(view)
+    n = s.n
+    side = _side(s.seat, n)
+    first = pick(s)
+    candidates = [first, *(c for c in legal if c != first)]
+    sample = sampler(view, s)
+    if n == 2 and s.stock == 0:
+        # The opponent holds exactly the unseen cards: search to the end.
+        deal = sample(rng)
+        best, best_v = candidates[0], -999
+        for card in candidates:
+            child = deal.copy()
+            child.play(card)
+            v = solve(child, side)
+            if v > best_v:
+                best, best_v = card, v
+        return best
+
+    def evaluate(deal: Deal, card: str, _rng: random.Random) -> float:
+        d = deal.copy()
+        d.play(card)
+        return utility(rollout(d), side)
+
+    if samples is None and budget_ms is None:
+        raise ValueError("hard needs a time budget or a number of samples")
+    return monte_carlo(candidates, sample, evaluate, rng, budget_ms, samples)
