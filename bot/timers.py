@@ -78,6 +78,11 @@ _CHOICE_WORDS = {
 }
 
 
+def clock() -> float:
+    """The timers' clock (seconds since the epoch); tests replace it to move time by hand."""
+    return time.time()
+
+
 @dataclass
 class Armed:
     """A running timer: the seat and move it waits for, when it runs out."""
@@ -100,9 +105,10 @@ def parse_turn(word: str) -> int | None:
 class Timers:
     """The turn timers of every game in progress, and the absent players' seats."""
 
-    def __init__(self, svc: Services, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, svc: Services, clock: Callable[[], float] | None = None) -> None:
         self.svc = svc
-        self.clock = clock
+        # Looked up at each call so that a replaced module clock reaches running timers.
+        self.clock = clock or (lambda: globals()["clock"]())
         self.turn: dict[int, int] = {}  # game id -> turn seconds
         self.armed: dict[int, Armed] = {}
         self.misses: dict[tuple[int, int], int] = {}
