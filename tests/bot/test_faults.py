@@ -168,7 +168,6 @@ async def test_presses_in_two_games_at_once_do_not_interfere(make_table, fake, b
         ("editMessageText", 400, "Bad Request: message is not modified"),
         ("editMessageText", 400, "Bad Request: message to edit not found"),
         ("editMessageText", "timeout", None),
-        ("answerCallbackQuery", "timeout", None),
     ],
 )
 async def test_telegram_errors_during_play_do_not_stop_the_game(
