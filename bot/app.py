@@ -34,7 +34,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import language, lobby, play, reference
+from bot import language, lobby, play, reference, timers
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.chat_settings import user_lang
 from bot.i18n import Translator
@@ -65,10 +65,11 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.EXPLAIN: reference.on_explain_press,
     Op.LANGUAGE: language.on_settings_press,
     Op.COMMENTARY: language.on_settings_press,
+    Op.BACK: timers.on_back_press,
 }
 
 # The command menus: everything by default, then what makes sense in groups and in private.
-COMMANDS = ("nuova", "mano", "annulla", "regole", "glossario", "lingua", "commento")
+COMMANDS = ("nuova", "mano", "annulla", "tempo", "regole", "glossario", "lingua", "commento")
 GROUP_COMMANDS = COMMANDS
 PRIVATE_COMMANDS = ("start", "mano", "regole", "glossario", "lingua")
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -127,7 +128,16 @@ def register(application: Application) -> None:
     )
 
 
-FEATURES: list[Callable[[Application], None]] = [register, language.register, reference.register]
+FEATURES: list[Callable[[Application], None]] = [
+    register,
+    language.register,
+    reference.register,
+    timers.register,
+]
+
+# Run in ``post_init`` once the services exist, before the games are reloaded: feature modules
+# with state of their own load it and subscribe to the games here.
+SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [timers.setup]
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
@@ -176,6 +186,8 @@ def build_application(
         application.bot_data["services"] = svc
         if publish_commands:
             await set_commands(application, tr)
+        for setup in SETUPS:
+            await setup(application, svc)
         await reload_games(svc)
 
     async def post_stop(application: Application) -> None:

@@ -35,6 +35,7 @@ class Op(StrEnum):
     LANGUAGE = "L"  # /lingua: the chat's language (argument: the language code)
     COMMENTARY = "c"  # /lingua: dialect commentary on ("1") or off ("0")
     EXPLAIN = "e"  # table: explain a dialect saying (argument: its glossary entry id)
+    BACK = "b"  # a seat taken over by a computer player: its owner comes back (argument: seat)
 
 
 _OPS = {op.value: op for op in Op}
