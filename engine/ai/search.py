@@ -22,24 +22,31 @@ def monte_carlo(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
+    confidence: float = 0.0,
 ) -> str:
     """The candidate with the best mean of ``evaluate`` over sampled worlds.
 
     Stops after ``samples`` worlds, or when another world would overrun ``budget_ms``; at least
-    one world is always evaluated. Ties go to the earlier candidate, so callers list their
-    preferred (rule-based) choice first.
+    one world is always evaluated. Callers list their preferred (rule-based) choice first: ties
+    go to it, and another candidate replaces it only if its mean gain over it, world by world,
+    exceeds ``confidence`` standard errors (0: any gain).
     """
     if budget_ms is None and samples is None:
         raise ValueError("monte_carlo needs a time budget or a number of samples")
     start = time.perf_counter()
     deadline = start + budget_ms / 1000 if budget_ms is not None else None
-    totals = [0.0] * len(candidates)
+    k = len(candidates)
+    gains = [0.0] * k  # sums of each candidate's gain over the first, and of its square
+    squares = [0.0] * k
     done = 0
     while True:
         world = sample(rng)
         seed = rng.getrandbits(32)
-        for i, code in enumerate(candidates):
-            totals[i] += evaluate(world, code, random.Random(seed))
+        base = evaluate(world, candidates[0], random.Random(seed))
+        for i in range(1, k):
+            gain = evaluate(world, candidates[i], random.Random(seed)) - base
+            gains[i] += gain
+            squares[i] += gain * gain
         done += 1
         if samples is not None and done >= samples:
             break
@@ -49,7 +56,17 @@ def monte_carlo(
             if now + (now - start) / done > deadline:
                 break
     best = 0
-    for i in range(1, len(candidates)):
-        if totals[i] > totals[best]:
+    for i in range(1, k):
+        if gains[i] > gains[best] and (
+            confidence == 0 or gains[i] > confidence * _spread(gains[i], squares[i], done)
+        ):
             best = i
     return candidates[best]
+
+
+def _spread(total: float, squares: float, n: int) -> float:
+    """The standard error of a sum of ``n`` gains (their sum and sum of squares given)."""
+    if n < 2:
+        return float("inf")
+    variance = max(0.0, (squares - total * total / n) / (n - 1))
+    return (variance * n) ** 0.5
