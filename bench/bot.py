@@ -1,0 +1,180 @@
+"""The bot under load: button presses handled per second, time per press, Bot API calls per card.
+
+Whole games are played against the fake Bot API (in process) on a real SQLite file, every action
+a button press carrying the callback data the bot drew. Two ways of pressing:
+
+- paced: after each press, wait until every message is up to date (players slower than the
+  bot: nothing to coalesce, the worst case for calls per card);
+- burst: presses back to back while each Bot API call takes ``--latency`` ms (players, or
+  computer players, faster than Telegram answers: the renderer folds changes together).
+
+Printed per game and mode: the Bot API calls per card played in the group and in private chats
+(callback answers apart; from the start of the game to its last message, bids and results
+included); and, paced, presses per second and the p50/p99 time to handle one card-play press
+(decode, engine, SQLite commit, callback answer; rendering runs in the background).
+
+    python bench/bot.py [--games 4] [--latency 20] [--kind briscola]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from telegram import Update
+
+import engine
+from bot.app import build_application
+from bot.callbacks import action_callback
+from bot.games import offered_kinds, ui_for
+from bot.settings import Settings
+from tests.fake_telegram import FakeRequest, FakeTelegram
+
+MESSAGE_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "editMessageReplyMarkup")
+
+
+class SlowRequest(FakeRequest):
+    """The fake Bot API with a fixed delay per call, like a distant server."""
+
+    def __init__(self, fake: FakeTelegram, latency: float) -> None:
+        super().__init__(fake)
+        self.latency = latency
+
+    async def do_request(self, *args, **kwargs):
+        """Wait, then answer."""
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        return await super().do_request(*args, **kwargs)
+
+
+async def feed(app, fake_update: dict) -> float:
+    """Hand one update to the bot; the seconds it took to handle it."""
+    start = time.perf_counter()
+    await app.process_update(Update.de_json(fake_update, app.bot))
+    return time.perf_counter() - start
+
+
+async def play_game(kind: str, players: int, seed: int, mode: str, latency: float, db: Path):
+    """One game from /nuova to the end; returns (card press times, group, private, cards)."""
+    fake = FakeTelegram()
+    settings = Settings(
+        telegram_bot_token=fake.token,
+        database_path=db,
+        group_max_rate=0,
+        overall_max_rate=0,
+        _env_file=None,
+    )
+    app = build_application(settings, SlowRequest(fake, latency), publish_commands=False)
+    await app.initialize()
+    await app.post_init(app)
+    svc = app.bot_data["services"]
+    seeds = itertools.count(seed)
+    svc.new_seed = lambda: next(seeds)
+    users = [fake.add_user(f"P{i}", language_code="it") for i in range(players)]
+    group = fake.add_group(f"Bench {seed}", members=users)
+    for user in users:
+        await feed(app, fake.start_private(user))
+    await feed(app, fake.send_text(users[0], group, f"/nuova {kind} {players}"))
+    await svc.renderer.drain()
+    live = await svc.games.in_chat(group["id"])
+    for i, user in enumerate(users[1:], start=1):
+        lobby = fake.message(group, live.row.lobby_message_id)
+        join = [d for _, d in lobby.buttons if d.startswith("j:")]
+        await feed(app, fake.press(user, lobby, join[i % 2] if players == 4 else join[0]))
+        await svc.renderer.drain()
+    lobby = fake.message(group, live.row.lobby_message_id)
+    start = next(d for _, d in lobby.buttons if d.startswith("s:"))
+    await feed(app, fake.press(users[0], lobby, start))
+    await svc.renderer.drain()
+    first_call = len(fake.calls)
+
+    rng = random.Random(seed)
+    ui = ui_for(kind)
+    times = []
+    cards = 0
+    game = live.game
+    while not game.is_over:
+        seat = game.current_seat
+        legal = game.legal_actions(seat)
+        i = rng.randrange(len(legal))
+        code = legal[i]
+        data = action_callback(live.game_id, game.move_number, code, i)
+        if ui.table_actions(game.view(None)):
+            chat, message_id = group, live.row.table_message_id
+        else:
+            chat, message_id = users[seat], live.row.seat_row(seat).hand_message_id
+        update = fake.press(users[seat], fake.message(chat, message_id), data)
+        elapsed = await feed(app, update)
+        if code[:2] in engine.GAMES[kind].pack:  # a card, with or without a capture
+            times.append(elapsed)
+            cards += 1
+        if mode == "paced":
+            await svc.renderer.drain()
+        else:
+            await asyncio.sleep(0)
+    await svc.renderer.drain()
+    group_calls = private_calls = 0
+    for method, params in fake.calls[first_call:]:
+        if method in MESSAGE_METHODS:
+            if params["chat_id"] < 0:
+                group_calls += 1
+            else:
+                private_calls += 1
+    await app.shutdown()
+    await app.post_shutdown(app)
+    return times, group_calls, private_calls, cards
+
+
+async def main() -> None:
+    """Print one line per game, player count and mode."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="games per line")
+    parser.add_argument("--latency", type=float, default=20.0, help="ms per call in burst mode")
+    parser.add_argument("--kind", choices=offered_kinds())
+    args = parser.parse_args()
+    kinds = [args.kind] if args.kind else offered_kinds()
+    print(
+        f"{'game':<12}{'mode':<8}{'presses/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'group/card':>12}{'private/card':>14}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        n = 0
+        for kind in kinds:
+            for players in engine.GAMES[kind].player_counts:
+                for mode in ("paced", "burst"):
+                    latency = args.latency / 1000 if mode == "burst" else 0.0
+                    times: list[float] = []
+                    group = private = cards = 0
+                    for g in range(args.games):
+                        n += 1
+                        result = await play_game(
+                            kind, players, 1000 * g + 7, mode, latency, Path(tmp) / f"{n}.db"
+                        )
+                        times += result[0]
+                        group += result[1]
+                        private += result[2]
+                        cards += result[3]
+                    times.sort()
+                    if mode == "paced":
+                        p50 = statistics.median(times) * 1000
+                        p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
+                        timing = f"{len(times) / sum(times):>10.0f}{p50:>9.2f}{p99:>9.2f}"
+                    else:  # each answer waits out the simulated latency: not the bot's time
+                        timing = f"{'-':>10}{'-':>9}{'-':>9}"
+                    print(
+                        f"{kind + ' ' + str(players):<12}{mode:<8}{timing}"
+                        f"{group / cards:>12.2f}{private / cards:>14.2f}"
+                    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,1 @@
+"""Tavolata's Telegram adapter."""

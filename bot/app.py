@@ -1,0 +1,210 @@
+"""The application: handlers, the callback router, start-up (storage, reload) and shut-down.
+
+Extending the bot: a feature module adds its handlers with ``application.add_handler`` in a
+``register(application)`` function listed in ``FEATURES``, and its buttons as new ``Op`` values
+routed through ``CALLBACK_ROUTES``, so every button press goes through one codec.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from telegram import BotCommand, Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+from telegram.request import BaseRequest
+
+from bot import lobby, play
+from bot.callbacks import Callback, MalformedCallback, Op
+from bot.i18n import Translator
+from bot.live import Games
+from bot.messenger import Messenger
+from bot.render import Renderer
+from bot.services import Services, Users, services
+from bot.settings import Settings
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+PressHandler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback, str], Awaitable[None]]
+
+CALLBACK_ROUTES: dict[Op, PressHandler] = {
+    Op.CHOOSE: lobby.on_lobby_press,
+    Op.JOIN: lobby.on_lobby_press,
+    Op.LEAVE: lobby.on_lobby_press,
+    Op.START: lobby.on_lobby_press,
+    Op.CANCEL: lobby.on_lobby_press,
+    Op.RULES: lobby.on_lobby_press,
+    Op.RULE: lobby.on_lobby_press,
+    Op.ACT: play.on_game_press,
+    Op.SHOW_HAND: play.on_game_press,
+    Op.REMATCH: play.on_game_press,
+}
+
+COMMANDS = ("nuova", "mano", "annulla")
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+
+async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every button press: decode the callback data and route it; alert on foreign data."""
+    svc = services(context)
+    query = update.callback_query
+    if query.from_user.language_code:
+        lang = svc.tr.resolve(query.from_user.language_code)
+    else:
+        lang = await svc.lang_of(query.from_user.id)
+    try:
+        cb = Callback.parse(query.data)
+    except MalformedCallback:
+        await query.answer(svc.tr.get(lang, "alert-malformed"), show_alert=True)
+        return
+    route = CALLBACK_ROUTES.get(cb.op)
+    if route is None:
+        await query.answer(svc.tr.get(lang, "alert-malformed"), show_alert=True)
+        return
+    await route(update, context, cb, lang)
+
+
+async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A group became a supergroup: its games follow it to the new chat id."""
+    svc = services(context)
+    message = update.effective_message
+    if message.migrate_to_chat_id:
+        await svc.storage.move_chat(message.chat.id, message.migrate_to_chat_id)
+        for live in svc.games.loaded():
+            if live.row.chat_id == message.chat.id:
+                live.row.chat_id = message.migrate_to_chat_id
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log every unexpected error; answer the press, if any, so the button stops spinning."""
+    log.error("error handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        svc = context.application.bot_data.get("services")
+        if svc is None:
+            return
+        lang = svc.tr.resolve(update.callback_query.from_user.language_code)
+        with contextlib.suppress(TelegramError):
+            await update.callback_query.answer(svc.tr.get(lang, "alert-error"), show_alert=True)
+
+
+def register(application: Application) -> None:
+    """The core handlers: lobby, private start, play, and the callback router."""
+    application.add_handler(CommandHandler(["nuova", "new"], lobby.cmd_new))
+    application.add_handler(CommandHandler("start", lobby.cmd_start))
+    application.add_handler(CommandHandler(["mano", "hand"], play.cmd_hand))
+    application.add_handler(CommandHandler(["annulla", "cancel"], play.cmd_cancel))
+    application.add_handler(CallbackQueryHandler(on_press))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    application.add_handler(
+        ChatMemberHandler(lobby.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
+
+
+FEATURES: list[Callable[[Application], None]] = [register]
+
+
+async def set_commands(application: Application, tr: Translator) -> None:
+    """Publish the command list in every language (best effort)."""
+    for lang in tr.languages:
+        commands = [BotCommand(c, tr.get(lang, f"command-{c}")) for c in COMMANDS]
+        try:
+            if lang == tr.default:
+                await application.bot.set_my_commands(commands)
+            await application.bot.set_my_commands(commands, language_code=lang)
+        except TelegramError as exc:
+            log.info("could not set the command list: %s", exc)
+            return
+
+
+def build_application(
+    settings: Settings,
+    request: BaseRequest | None = None,
+    *,
+    get_updates_request: BaseRequest | None = None,
+    translator: Translator | None = None,
+    publish_commands: bool = True,
+) -> Application:
+    """The bot's application: handlers registered; storage opened and games reloaded in
+    ``post_init``; ``request`` replaces the HTTP layer (tests pass a fake Bot API)."""
+    tr = translator or Translator(LOCALES_DIR)
+
+    async def post_init(application: Application) -> None:
+        storage = await Storage.open(settings.database_path)
+        svc = Services(
+            storage=storage,
+            tr=tr,
+            games=Games(storage),
+            users=Users(storage),
+            messenger=Messenger(application.bot),
+            bot_username=application.bot.username,
+        )
+        svc.renderer = Renderer(svc)
+        application.bot_data["services"] = svc
+        if publish_commands:
+            await set_commands(application, tr)
+        await reload_games(svc)
+
+    async def post_stop(application: Application) -> None:
+        svc = application.bot_data.get("services")
+        if svc is not None:
+            await svc.renderer.close()
+
+    async def post_shutdown(application: Application) -> None:
+        svc = application.bot_data.pop("services", None)
+        if svc is not None:
+            await svc.renderer.close()
+            await svc.storage.close()
+
+    builder = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=settings.overall_max_rate,
+                group_max_rate=settings.group_max_rate,
+                max_retries=settings.max_retries,
+            )
+        )
+        .concurrent_updates(32)
+        .post_init(post_init)
+        .post_stop(post_stop)
+        .post_shutdown(post_shutdown)
+    )
+    urls = settings.api_base_urls()
+    if urls is not None:
+        builder = builder.base_url(urls[0]).base_file_url(urls[1])
+    if request is not None:
+        builder = builder.request(request)
+    if get_updates_request is not None:
+        builder = builder.get_updates_request(get_updates_request)
+    application = builder.build()
+    for feature in FEATURES:
+        feature(application)
+    application.add_error_handler(on_error)
+    return application
+
+
+async def reload_games(svc: Services) -> None:
+    """At start-up: reload open games and bring every message up to date (a message that can
+    no longer be edited is sent again), and send announcements left unsent."""
+    loaded = await svc.games.load_open()
+    ids = {live.game_id for live in loaded} | set(await svc.storage.games_with_outbox())
+    for game_id in sorted(ids):
+        svc.renderer.refresh(game_id)
+    for live in loaded:
+        if live.active:
+            await svc.notify_listeners(live, [])

@@ -1,0 +1,107 @@
+"""What every game's rendering shares: the context a text is drawn in, and the base class.
+
+A game module turns the engine's views and events into HTML text and button labels; it never
+looks inside the engine. Every word comes from the translator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bot.i18n import Translator
+from engine.cards import card_label
+
+View = dict[str, Any]
+Event = dict[str, Any]
+
+
+@dataclass
+class Ctx:
+    """Where a text is drawn: the language and the table's names (already HTML-escaped)."""
+
+    tr: Translator
+    lang: str
+    names: Sequence[str]
+    faces: str = "french"
+
+    def t(self, msg_id: str, **args: Any) -> str:
+        """A translated text in this context's language."""
+        return self.tr.get(self.lang, msg_id, **args)
+
+    def card(self, code: str) -> str:
+        """A card's label with this game's faces: ``7♦`` or ``7🪙``."""
+        return card_label(code, self.faces)
+
+    def cards(self, codes: Sequence[str]) -> str:
+        """Labels of several cards, or a dash for none."""
+        return " ".join(self.card(c) for c in codes) if codes else "—"
+
+    def name(self, seat: int) -> str:
+        """A seat's player name in bold."""
+        return f"<b>{self.names[seat]}</b>"
+
+    def side_name(self, side: int, sides: Sequence[Sequence[int]]) -> str:
+        """A side: the player, or the pair ("Alice e Carla")."""
+        seats = sides[side]
+        if len(seats) == 1:
+            return self.name(seats[0])
+        return self.t("pair", a=self.name(seats[0]), b=self.name(seats[1]))
+
+    def suit(self, suit: str) -> str:
+        """The name of a suit with its symbol, in this game's faces."""
+        symbol = card_label("A" + suit, self.faces)[1:]
+        return self.t(f"suit-{self.faces}-{suit}", symbol=symbol)
+
+
+def sides_of(view: View) -> list[list[int]]:
+    """The seats of each side: pairs with four players, one seat per side otherwise."""
+    n = view["players"]
+    if n == 4:
+        return [[0, 2], [1, 3]]
+    return [[s] for s in range(n)]
+
+
+class GameUI:
+    """How one game looks in Telegram. Subclasses set ``kind`` and fill in the texts."""
+
+    kind: ClassVar[str]
+    faces: ClassVar[str] = "french"
+    # Events whose action is followed by a new group message (deal results, end of the game).
+    announced: ClassVar[frozenset[str]] = frozenset({"deal_scored", "game_over"})
+
+    def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """The game's part of the group's table message (spectator view); ``last`` holds the
+        events of the latest action (a scopa, a table capture)."""
+        raise NotImplementedError
+
+    def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """The game's part of a player's hand message, above their cards."""
+        return []
+
+    def action_label(self, ctx: Ctx, view: View, code: str) -> str:
+        """The text of an action's button."""
+        return ctx.card(code) if len(code) == 2 else ctx.t(f"action-{self.kind}-{code}")
+
+    def table_actions(self, view: View) -> bool:
+        """Whether the seat to act chooses on the table message (public bids) rather than in
+        private."""
+        return False
+
+    def actions_per_row(self, actions: Sequence[str]) -> int:
+        """How many action buttons go on one row."""
+        return 4
+
+    def public_cards(self, event: Event) -> list[str]:
+        """Cards of a hand that an event makes public before they are played (a declaration,
+        a shown buona); Telegram messages may show these."""
+        return []
+
+    def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        """The lines of a deal result or end-of-game message for one announced event."""
+        raise NotImplementedError
+
+    def scores_line(self, ctx: Ctx, view: View) -> str | None:
+        """The public score of the match, or None when there is nothing to show yet."""
+        return None

@@ -1,0 +1,224 @@
+"""Belòta in Telegram: bids as buttons on the table message, declarations, the scoresheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.games.base import Ctx, Event, GameUI, View, sides_of
+
+# A declaration's name in the source's Ligurian (the locale files give the words).
+DECLARATION_RANKS = {"J": "valé", "9": "catòrze"}
+
+
+class BelotaUI(GameUI):
+    """Belòta with the French ("genovesi") pack."""
+
+    kind = "belota"
+    faces = "french"
+    announced = frozenset({"deal_scored", "deal_annulled", "game_over"})
+
+    def table_actions(self, view: View) -> bool:
+        """Bids are public: the seat to speak chooses on the table message."""
+        return view["phase"] == "bidding"
+
+    def actions_per_row(self, actions: Sequence[str]) -> int:
+        """Bids two by two; cards four to a row."""
+        return 2 if any(len(a) > 2 for a in actions if a != "declare") else 4
+
+    def action_label(self, ctx: Ctx, view: View, code: str) -> str:
+        """A bid in the source's words, the declaration, or a card."""
+        if code.startswith("trump:"):
+            return ctx.t("belota-bid-trump", suit=ctx.suit(code[6]))
+        if code == "take":
+            return ctx.t("belota-bid-take", suit=ctx.suit(view["turned"][1]))
+        if code in ("pass", "sensa", "contru", "declare"):
+            return ctx.t(f"belota-bid-{code}")
+        return ctx.card(code)
+
+    # -- pieces ----------------------------------------------------------------------------
+    def _contract_line(self, ctx: Ctx, view: View) -> str | None:
+        contract = view["contract"]
+        if contract is None:
+            return None
+        team = ctx.side_name(contract["team"], sides_of(view))
+        if contract["sensa"]:
+            key = "belota-contract-contru" if contract["contru"] else "belota-contract-sensa"
+            return ctx.t(key, declarer=ctx.name(contract["declarer"]), team=team)
+        return ctx.t(
+            "belota-contract-trump",
+            suit=ctx.suit(contract["trump"]),
+            taker=ctx.name(contract["declarer"]),
+            team=team,
+        )
+
+    def _bids_line(self, ctx: Ctx, view: View) -> str | None:
+        if not view["bids"]:
+            return None
+        said = ", ".join(
+            f"{ctx.name(seat)} {self._bid_word(ctx, view, bid)}" for seat, bid in view["bids"]
+        )
+        return ctx.t("belota-bids", bids=said)
+
+    def _bid_word(self, ctx: Ctx, view: View, bid: str) -> str:
+        if bid.startswith("trump:"):
+            return ctx.t("belota-said-trump", suit=ctx.suit(bid[6]))
+        if bid == "take":
+            return ctx.t("belota-said-take", suit=ctx.suit(view["turned"][1]))
+        return ctx.t(f"belota-said-{bid}")
+
+    def declaration_name(self, ctx: Ctx, declaration: dict[str, Any]) -> str:
+        """ "térsa", "carré de valé", ... in the source's words."""
+        name = declaration["name"]
+        if name == "carre":
+            rank = declaration.get("rank")
+            return ctx.t("belota-decl-carre", rank=rank if rank in ("J", "9") else "other")
+        return ctx.t(f"belota-decl-{name}")
+
+    def _trick_lines(self, ctx: Ctx, view: View) -> list[str]:
+        if view.get("trick"):
+            played = ", ".join(
+                f"{ctx.name(t['seat'])} {ctx.card(t['card'])}" for t in view["trick"]
+            )
+            return [ctx.t("belota-trick", cards=played)]
+        last = view.get("last_trick")
+        if last:
+            return [
+                ctx.t(
+                    "belota-last-trick",
+                    winner=ctx.name(last["seat"]),
+                    cards=ctx.cards(last["cards"]),
+                    points=last["points"],
+                )
+            ]
+        return []
+
+    def _declaration_lines(self, ctx: Ctx, view: View) -> list[str]:
+        lines = []
+        for seat, declared in enumerate(view.get("declarations") or []):
+            if declared:
+                shown = "; ".join(
+                    f"{self.declaration_name(ctx, d)} {ctx.cards(d['cards'])}" for d in declared
+                )
+                lines.append(ctx.t("belota-declared", player=ctx.name(seat), declarations=shown))
+        scored = view.get("declarations_scored")
+        if scored:
+            lines.append(
+                ctx.t(
+                    "belota-declarations-count",
+                    team=ctx.side_name(scored["team"], sides_of(view)),
+                    points=scored["points"],
+                )
+            )
+        belota = view.get("belota")
+        if belota:
+            key = "belota-rebelota" if belota["played"] == 2 else "belota-belota"
+            lines.append(ctx.t(key, player=ctx.name(belota["seat"])))
+        return lines
+
+    # -- messages --------------------------------------------------------------------------
+    def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """Bidding: the turned card, the bids and the round; playing: the contract, the
+        declarations, the trick."""
+        lines = [ctx.t("belota-dealer", player=ctx.name(view["dealer"]))]
+        if view["phase"] == "bidding":
+            lines.append(ctx.t("belota-turned", card=ctx.card(view["turned"])))
+            lines.append(ctx.t(f"belota-stage-{view['bidding_stage']}"))
+            bids = self._bids_line(ctx, view)
+            if bids:
+                lines.append(bids)
+        else:
+            contract = self._contract_line(ctx, view)
+            if contract:
+                lines.append(contract)
+            lines += self._declaration_lines(ctx, view)
+            lines += self._trick_lines(ctx, view)
+        if view["litigiu"]:
+            lines.append(ctx.t("belota-litigiu-pending", points=view["litigiu"]))
+        return lines
+
+    def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """The turned card while bidding; the contract and the trick to answer while playing."""
+        if view["phase"] == "bidding":
+            return [ctx.t("belota-turned", card=ctx.card(view["turned"]))]
+        lines = []
+        contract = self._contract_line(ctx, view)
+        if contract:
+            lines.append(contract)
+        if view["current_seat"] == view["seat"]:
+            lines += self._trick_lines(ctx, view)
+        return lines
+
+    def scores_line(self, ctx: Ctx, view: View) -> str | None:
+        """The match score of both teams and the target."""
+        sides = sides_of(view)
+        return ctx.t(
+            "belota-scores",
+            scores=" · ".join(
+                f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(view["scores"])
+            ),
+            target=view["rules"]["target"],
+        )
+
+    def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        """The scoresheet of a hand item by item (marcà), or an annulled hand."""
+        sides = sides_of(view)
+        if event["type"] == "deal_annulled":
+            return [ctx.t("belota-annulled", deal=event["deal"])]
+        if event["type"] != "deal_scored":
+            return []
+        contract = event["contract"]
+        lines = [ctx.t("belota-sheet-title", deal=event["deal"])]
+        lines.append(self._contract_line(ctx, {**view, "contract": contract}) or "")
+        for team in (0, 1):
+            items = [i for i in event["items"] if i["team"] == team]
+            parts = []
+            for item in items:
+                label = ctx.t(f"belota-item-{item['item'].replace('_', '-')}")
+                if item["points"] != item["base"]:
+                    parts.append(
+                        ctx.t(
+                            "belota-item-multiplied",
+                            item=label,
+                            base=item["base"],
+                            points=item["points"],
+                        )
+                    )
+                else:
+                    parts.append(ctx.t("belota-item", item=label, points=item["points"]))
+            lines.append(
+                ctx.t(
+                    "belota-sheet-team",
+                    team=ctx.side_name(team, sides),
+                    items=", ".join(parts) or "—",
+                    total=event["totals"][team],
+                )
+            )
+        lines.append(ctx.t(f"belota-result-{event['result']}", dedans=str(event["dedans"]).lower()))
+        litigiu = event["litigiu"]
+        if litigiu["won_by"] is not None:
+            lines.append(
+                ctx.t(
+                    "belota-litigiu-won",
+                    team=ctx.side_name(litigiu["won_by"], sides),
+                    points=litigiu["carried"],
+                )
+            )
+        lines.append(
+            ctx.t(
+                "belota-sheet-points",
+                points=" · ".join(
+                    f"{ctx.side_name(s, sides)} +{p}" for s, p in enumerate(event["points"])
+                ),
+            )
+        )
+        lines.append(
+            ctx.t(
+                "belota-scores",
+                scores=" · ".join(
+                    f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(event["scores"])
+                ),
+                target=view["rules"]["target"],
+            )
+        )
+        return lines

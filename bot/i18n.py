@@ -1,0 +1,97 @@
+"""Fluent translations: one bundle per language from ``locales/<lang>/*.ftl``, Italian fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from fluent.runtime import FluentBundle, FluentResource
+from fluent.syntax import FluentParser, ast
+
+DEFAULT_LANG = "it"
+
+
+class TranslationError(ValueError):
+    """A locale file that does not parse, or a message that cannot be formatted."""
+
+
+class Translator:
+    """Formats messages by id in a language, falling back to Italian for anything missing."""
+
+    def __init__(self, locales_dir: str | Path, default: str = DEFAULT_LANG) -> None:
+        root = Path(locales_dir)
+        if not root.is_dir():
+            raise TranslationError(f"{root}: no such locales directory")
+        self.default = default
+        self._bundles: dict[str, FluentBundle] = {}
+        self._ids: dict[str, frozenset[str]] = {}
+        parser = FluentParser()
+        for lang_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+            files = sorted(lang_dir.glob("*.ftl"))
+            if not files:
+                continue  # e.g. locales/glossary holds data, not messages
+            lang = lang_dir.name
+            # Telegram text must not carry the Unicode isolation marks Fluent adds by default.
+            bundle = FluentBundle([lang], use_isolating=False)
+            ids: set[str] = set()
+            for file in files:
+                text = file.read_text(encoding="utf-8")
+                for entry in parser.parse(text).body:
+                    if isinstance(entry, ast.Junk):
+                        problem = "; ".join(a.message for a in entry.annotations)
+                        snippet = entry.content.strip().splitlines()[0]
+                        raise TranslationError(f"{lang}/{file.name}: {problem} near {snippet!r}")
+                    if isinstance(entry, ast.Message):
+                        if entry.id.name in ids:
+                            raise TranslationError(
+                                f"{lang}/{file.name}: message {entry.id.name!r} defined twice"
+                            )
+                        ids.add(entry.id.name)
+                bundle.add_resource(FluentResource(text))
+            self._bundles[lang] = bundle
+            self._ids[lang] = frozenset(ids)
+        if default not in self._bundles:
+            raise TranslationError(f"{root}: no messages for the default language {default!r}")
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages that have message files."""
+        return tuple(self._bundles)
+
+    def resolve(self, lang: str | None) -> str:
+        """The supported language for a Telegram ``language_code`` (``"en-GB"`` -> ``"en"``)."""
+        if lang:
+            base = lang.replace("_", "-").split("-")[0].lower()
+            if base in self._bundles:
+                return base
+        return self.default
+
+    def message_ids(self, lang: str) -> frozenset[str]:
+        """The ids of the messages defined in ``lang`` (empty for an unknown language)."""
+        return self._ids.get(lang, frozenset())
+
+    def has(self, lang: str, msg_id: str) -> bool:
+        """Whether ``msg_id`` exists in ``lang`` or in the fallback language."""
+        return msg_id in self.message_ids(self.resolve(lang)) or msg_id in self._ids[self.default]
+
+    def get(self, lang: str | None, msg_id: str, **args: Any) -> str:
+        """Message ``msg_id`` in ``lang`` (Italian if missing); booleans are passed as on/off."""
+        lang = self.resolve(lang)
+        if msg_id not in self._ids[lang]:
+            lang = self.default
+        if msg_id not in self._ids[lang]:
+            raise KeyError(f"no message {msg_id!r}")
+        bundle = self._bundles[lang]
+        message = bundle.get_message(msg_id)
+        if message.value is None:
+            raise TranslationError(f"{lang}: message {msg_id!r} has no value")
+        text, errors = bundle.format_pattern(message.value, _fluent_args(args))
+        if errors:
+            raise TranslationError(f"{lang}: message {msg_id!r}: {errors[0]}")
+        return text
+
+
+def _fluent_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    # Fluent would read True as the number 1; house rules name their states "on" and "off".
+    return {k: ("on" if v else "off") if isinstance(v, bool) else v for k, v in args.items()}

@@ -1,0 +1,341 @@
+"""The lobby: ``/nuova`` in a group, choosing the game, seats and teams, house rules, start and
+cancel; and ``/start`` in private, which opens the chat and completes a join from a deep link."""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+import unicodedata
+
+from telegram import CallbackQuery, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+import engine
+from bot import screens
+from bot.callbacks import Callback, Op
+from bot.games import game_options, offered_kinds
+from bot.house_rules import rule_choices
+from bot.live import LiveGame
+from bot.services import Services, services
+from bot.storage import ChatBusy, StaleMove
+
+log = logging.getLogger(__name__)
+
+JOIN_PAYLOAD = re.compile(r"^j(\d{1,12})(?:_([01]))?$")
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents: "Belòta" -> "belota"."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def parse_new_args(svc: Services, args: list[str]) -> tuple[str, int] | None:
+    """The (kind, players) of ``/nuova`` arguments such as ``briscola 4`` or ``cirulla``;
+    None when they name no game the bot offers. The player count defaults to the smallest."""
+    words = _fold(" ".join(args)).split()
+    if not words:
+        return None
+    name, count = words[0], words[1] if len(words) > 1 else None
+    m = re.match(r"^(\D+?)(\d+)$", name)
+    if m and count is None:
+        name, count = m.group(1), m.group(2)
+    for kind in offered_kinds():
+        names = {kind} | {_fold(svc.tr.get(lang, f"game-{kind}")) for lang in svc.tr.languages}
+        if name not in names:
+            continue
+        counts = engine.GAMES[kind].player_counts
+        if count is None:
+            return kind, counts[0]
+        if count.isdigit() and int(count) in counts:
+            return kind, int(count)
+        return None
+    return None
+
+
+async def reply_html(update: Update, text: str) -> None:
+    """Answer a command in its chat with an HTML text (not as a quoted reply)."""
+    await update.effective_message.reply_html(text, do_quote=False)
+
+
+def _options_text() -> str:
+    return ", ".join(
+        f"/nuova {kind} {n}" if len(engine.GAMES[kind].player_counts) > 1 else f"/nuova {kind}"
+        for kind, n in game_options()
+    )
+
+
+async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/nuova (alias /new): open a lobby in the group, with the game or a menu of games."""
+    svc = services(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    user_row = await svc.users.seen(user)
+    lang = svc.tr.resolve(user.language_code)
+    if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        await reply_html(update, svc.tr.get(lang, "new-group-only"))
+        return
+    chosen = None
+    if context.args:
+        chosen = parse_new_args(svc, context.args)
+        if chosen is None:
+            await reply_html(update, svc.tr.get(lang, "new-unknown-game", options=_options_text()))
+            return
+    existing = await svc.games.in_chat(chat.id)
+    if existing is not None:
+        await reply_html(update, svc.tr.get(lang, "new-busy"))
+        return
+    kind, players = chosen if chosen else (None, None)
+    try:
+        game_id = await svc.storage.create_lobby(
+            chat.id, chat.title or "", user.id, user.full_name, lang, kind, players
+        )
+    except ChatBusy:
+        await reply_html(update, svc.tr.get(lang, "new-busy"))
+        return
+    live = await svc.games.get(game_id)
+    if kind is not None and user_row.private_open:
+        async with live.lock:
+            await _sit(svc, live, user, 0 if players == 4 else None)
+    svc.renderer.refresh(game_id)
+
+
+async def _sit(svc: Services, live: LiveGame, user: User, team: int | None) -> str | None:
+    """Seat a user (on ``team`` for pairs); None on success, else the alert's message id."""
+    row = live.row
+    if row.status != "lobby" or row.kind is None:
+        return "alert-lobby-closed"
+    current = row.seat_of(user.id)
+    if row.players == 4:
+        team = 0 if team is None else team
+        wanted = [team, team + 2]
+    else:
+        wanted = list(range(row.players))
+    if current is not None and current in wanted:
+        return "alert-already-seated"
+    taken = {s.seat for s in row.seats}
+    free = [s for s in wanted if s not in taken]
+    if not free:
+        return "alert-team-full" if row.players == 4 else "alert-table-full"
+    await svc.storage.take_seat(row.game_id, free[0], user.id, user.full_name)
+    await svc.games.reload(live)
+    return None
+
+
+async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE, user_id: int) -> bool:
+    """Whether ``user_id`` administers the chat of the update (False when Telegram won't say)."""
+    try:
+        member = await context.bot.get_chat_member(update.effective_chat.id, user_id)
+    except TelegramError as exc:
+        log.info("could not check admin rights of %s: %s", user_id, exc)
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def _alert(query: CallbackQuery, svc: Services, lang: str, msg_id: str, **args) -> None:
+    await query.answer(svc.tr.get(lang, msg_id, **args), show_alert=True)
+
+
+async def on_lobby_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """A lobby button: choose the game, join, leave, rules, start, cancel."""
+    svc = services(context)
+    query = update.callback_query
+    user = query.from_user
+    live = await svc.games.get(cb.game_id)
+    if live is None or (query.message is not None and live.row.chat_id != query.message.chat.id):
+        await _alert(query, svc, lang, "alert-unknown-game")
+        return
+    async with live.lock:
+        row = live.row
+        if row.status != "lobby":
+            await _alert(query, svc, lang, "alert-lobby-closed")
+            return
+        is_creator = user.id == row.creator_id
+        toast = None
+        if cb.op is Op.CHOOSE:
+            if not is_creator:
+                await _alert(query, svc, lang, "alert-creator-only", creator=row.creator_name)
+                return
+            kind, _, count = cb.arg.partition("-")
+            if not count.isdigit() or (kind, int(count)) not in game_options():
+                await _alert(query, svc, lang, "alert-malformed")
+                return
+            if row.kind is not None:
+                await _alert(query, svc, lang, "alert-stale")
+                return
+            await svc.storage.set_kind(row.game_id, kind, int(count), {})
+            await svc.games.reload(live)
+            user_row = await svc.users.seen(user)
+            if user_row.private_open:
+                await _sit(svc, live, user, 0 if int(count) == 4 else None)
+        elif cb.op is Op.JOIN:
+            user_row = await svc.users.seen(user)
+            team = int(cb.arg) if cb.arg in ("0", "1") else None
+            if not user_row.private_open:
+                payload = f"j{row.game_id}" + (f"_{team}" if team is not None else "")
+                await query.answer(url=svc.deep_link(payload))
+                return
+            problem = await _sit(svc, live, user, team)
+            if problem:
+                await _alert(query, svc, lang, problem)
+                return
+            toast = "toast-seated"
+        elif cb.op is Op.LEAVE:
+            seat = row.seat_of(user.id)
+            if seat is None:
+                await _alert(query, svc, lang, "alert-not-seated")
+                return
+            await svc.storage.leave_seat(row.game_id, seat)
+            await svc.games.reload(live)
+            toast = "toast-left"
+        elif cb.op in (Op.RULES, Op.RULE):
+            if not is_creator:
+                await _alert(query, svc, lang, "alert-creator-only", creator=row.creator_name)
+                return
+            if row.kind is None:
+                await _alert(query, svc, lang, "alert-stale")
+                return
+            if cb.op is Op.RULES:
+                live.rules_open = cb.arg == "1"
+            else:
+                problem = await _set_rule(svc, live, cb.arg)
+                if problem:
+                    await _alert(query, svc, lang, problem)
+                    return
+        elif cb.op is Op.START:
+            problem = await _start(svc, live, user.id)
+            if problem:
+                await _alert(query, svc, lang, problem)
+                return
+        elif cb.op is Op.CANCEL:
+            if not is_creator and not await is_chat_admin(update, context, user.id):
+                await _alert(query, svc, lang, "alert-cancel-who")
+                return
+            await cancel_game(svc, live)
+            toast = "toast-cancelled"
+    await query.answer(svc.tr.get(lang, toast) if toast else None)
+    svc.renderer.refresh(live.game_id)
+    if cb.op is Op.START and live.active:
+        await svc.notify_listeners(live, [])
+
+
+async def _set_rule(svc: Services, live: LiveGame, arg: str) -> str | None:
+    row = live.row
+    m = re.match(r"^(\d+)=(\d+)$", arg)
+    choices = rule_choices(row.kind)
+    if not m or int(m.group(1)) >= len(choices):
+        return "alert-malformed"
+    choice = choices[int(m.group(1))]
+    if int(m.group(2)) >= len(choice.values):
+        return "alert-malformed"
+    rules = dict(row.rules)
+    value = choice.values[int(m.group(2))]
+    if value == choice.default:
+        rules.pop(choice.name, None)
+    else:
+        rules[choice.name] = value
+    if not screens.engine_setup_ok(row.kind, row.players, rules):
+        return "alert-rule-conflict"
+    await svc.storage.set_rules(row.game_id, rules)
+    row.rules = rules
+    return None
+
+
+async def _start(svc: Services, live: LiveGame, user_id: int) -> str | None:
+    """Deal: the lobby's message becomes the table message. None, or the alert's id."""
+    row = live.row
+    if row.kind is None or len(row.seats) != row.players:
+        return "alert-not-full"
+    if user_id != row.creator_id and row.seat_of(user_id) is None:
+        return "alert-not-seated"
+    seed = svc.new_seed()
+    dealer = seed % row.players
+    try:
+        engine.new_game(row.kind, row.players, seed=seed, dealer=dealer, rules=row.rules)
+    except engine.SetupError as exc:
+        log.warning("game %s cannot start: %s", row.game_id, exc)
+        return "alert-rule-conflict"
+    try:
+        # The lobby's message becomes the table message: edited in place, nothing new sent.
+        await svc.storage.start_game(row.game_id, seed, dealer, row.lobby_message_id)
+    except StaleMove:
+        return "alert-lobby-closed"
+    await svc.games.reload(live)
+    live.rules_open = False
+    return None
+
+
+async def cancel_game(svc: Services, live: LiveGame) -> bool:
+    """Cancel a lobby or a game in progress (caller holds the game's lock)."""
+    within = svc.result_writer(live) if live.game is not None else None
+    if not await svc.storage.cancel_game(live.game_id, within=within):
+        return False
+    live.row.status = "cancelled"
+    return True
+
+
+# -- private chat ------------------------------------------------------------------------------
+async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start in private: the chat is open; complete a join from a deep link, or explain."""
+    svc = services(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    lang = svc.tr.resolve(user.language_code)
+    if chat.type != ChatType.PRIVATE:
+        await reply_html(update, svc.tr.get(lang, "start-group", bot=html.escape(svc.bot_username)))
+        return
+    await svc.users.seen(user, private_open=True)
+    await reopen_private(svc, user.id)
+    m = JOIN_PAYLOAD.match(context.args[0]) if context.args else None
+    if m is None:
+        await reply_html(update, svc.tr.get(lang, "start-welcome"))
+        return
+    game_id, team = int(m.group(1)), m.group(2)
+    live = await svc.games.get(game_id)
+    if live is None or live.row.status != "lobby":
+        await reply_html(update, svc.tr.get(lang, "start-join-closed"))
+        return
+    async with live.lock:
+        problem = await _sit(svc, live, user, int(team) if team is not None else None)
+    if problem and problem != "alert-already-seated":
+        await reply_html(update, svc.tr.get(lang, problem))
+        return
+    title = screens.game_title(
+        screens.make_ctx(svc.tr, lang, live), live.row.kind, live.row.players
+    )
+    await reply_html(
+        update,
+        svc.tr.get(lang, "start-joined", game=title, group=screens.esc(live.row.chat_title)),
+    )
+    svc.renderer.refresh(game_id)
+
+
+async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A user blocked or unblocked the bot in private: remember it; on unblock, re-send hands."""
+    change = update.my_chat_member
+    if change is None or change.chat.type != ChatType.PRIVATE:
+        return
+    svc = services(context)
+    status = change.new_chat_member.status
+    if status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+        await svc.users.set_private_open(change.chat.id, False)
+    elif status == ChatMemberStatus.MEMBER:
+        await svc.users.seen(change.from_user, private_open=True)
+        await reopen_private(svc, change.chat.id)
+
+
+async def reopen_private(svc: Services, user_id: int) -> None:
+    """The user's private chat works again: re-send the hands of their games."""
+    for game_id in await svc.storage.open_game_ids_of_user(user_id):
+        live = await svc.games.get(game_id)
+        if live is not None and user_id in live.blocked_notified:
+            live.blocked_notified.discard(user_id)
+            for s in live.row.seats:
+                if s.user_id == user_id and s.hand_message_id is not None:
+                    svc.messenger.forget(user_id, s.hand_message_id)
+            svc.renderer.refresh(game_id)

@@ -1,0 +1,116 @@
+"""Sending and editing messages the way Telegram wants it.
+
+``show`` brings a message to a given content: it edits in place, skips the call when the
+content is already there, ignores "message is not modified", and sends the message again when
+the old one is gone. Errors that the caller must act on (``Forbidden``: the user blocked the bot
+or never opened the chat; ``ChatMigrated``: the group became a supergroup) are raised.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+log = logging.getLogger(__name__)
+
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+# Descriptions (lower case) meaning the message to edit is no longer there to edit.
+_LOST = (
+    "message to edit not found",
+    "message can't be edited",
+    "message_id_invalid",
+    "message not found",
+)
+
+
+@dataclass(frozen=True)
+class Content:
+    """A message's HTML text and inline keyboard."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+    def key(self) -> tuple[str, str]:
+        """A comparable fingerprint of the content."""
+        return self.text, repr(self.markup.to_dict()) if self.markup else ""
+
+
+def is_not_modified(exc: BadRequest) -> bool:
+    """Whether Telegram refused an edit only because nothing would change."""
+    return "message is not modified" in exc.message.lower()
+
+
+def is_lost(exc: BadRequest) -> bool:
+    """Whether Telegram refused an edit because the message cannot be edited any more."""
+    text = exc.message.lower()
+    return any(s in text for s in _LOST)
+
+
+class Messenger:
+    """Sends and edits HTML messages; remembers what each message shows to skip idle edits."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self.calls = 0  # Bot API calls made through this messenger, for the benchmark
+
+    async def send(self, chat_id: int, content: Content) -> int:
+        """Send a new message; return its id."""
+        self.calls += 1
+        message = await self.bot.send_message(
+            chat_id,
+            content.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=content.markup,
+            link_preview_options=NO_PREVIEW,
+        )
+        self._shown[(chat_id, message.message_id)] = content.key()
+        return message.message_id
+
+    async def show(self, chat_id: int, message_id: int | None, content: Content) -> int:
+        """Make ``message_id`` show ``content`` (edit), or send it anew if there is no message
+        or it is lost; return the id of the message that now shows it."""
+        if message_id is None:
+            return await self.send(chat_id, content)
+        key = content.key()
+        if self._shown.get((chat_id, message_id)) == key:
+            return message_id
+        self.calls += 1
+        try:
+            await self.bot.edit_message_text(
+                content.text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=content.markup,
+                link_preview_options=NO_PREVIEW,
+            )
+        except BadRequest as exc:
+            if is_not_modified(exc):
+                self._shown[(chat_id, message_id)] = key
+                return message_id
+            if is_lost(exc):
+                log.info("message %s in chat %s is gone; sending it again", message_id, chat_id)
+                self.forget(chat_id, message_id)
+                return await self.send(chat_id, content)
+            raise
+        self._shown[(chat_id, message_id)] = key
+        return message_id
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message if Telegram still allows it; never raises for a lost message."""
+        self.forget(chat_id, message_id)
+        self.calls += 1
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except BadRequest as exc:
+            log.info("could not delete message %s in chat %s: %s", message_id, chat_id, exc)
+
+    def forget(self, chat_id: int, message_id: int) -> None:
+        """Drop what is remembered about a message (it is gone, or the game is over)."""
+        self._shown.pop((chat_id, message_id), None)

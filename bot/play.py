@@ -1,0 +1,221 @@
+"""Playing: action buttons, the table's "my cards" button, ``/mano``, ``/annulla``, rematch.
+
+``apply_action`` is the one way an action enters a game: the engine checks it, storage commits
+it (with the announcements it causes), and only then are messages brought up to date.
+Computer players and turn timers call it too.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import Forbidden
+from telegram.ext import ContextTypes
+
+import engine
+from bot import screens
+from bot.callbacks import Callback, Op, resolve_action
+from bot.games import ui_for
+from bot.live import LiveGame
+from bot.lobby import cancel_game, is_chat_admin, reply_html
+from bot.services import Services, services
+from bot.storage import ChatBusy, StaleMove
+
+log = logging.getLogger(__name__)
+
+
+async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> list[dict[str, Any]]:
+    """Apply and commit one action of ``seat``; the caller holds ``live.lock``.
+
+    Raises ``engine.IllegalAction`` (nothing changes) or a storage error (the game is reloaded
+    from the database, so memory never runs ahead of what was committed).
+    """
+    game = live.game
+    move = game.move_number
+    events = game.play(seat, code)
+    ui = ui_for(live.row.kind)
+    announced = [e for e in events if e["type"] in ui.announced]
+    announcements = []
+    if announced:
+        announcements.append(("announce", {"events": announced, "view": game.view(None)}))
+    result = (game.winners, game.scores) if game.is_over else None
+    try:
+        await svc.storage.record_action(
+            live.game_id,
+            move,
+            seat,
+            code,
+            announcements=announcements,
+            result=result,
+            within=svc.result_writer(live) if result is not None else None,
+        )
+    except BaseException:
+        await svc.games.reload(live)
+        raise
+    live.row.move_number = move + 1
+    if result is not None:
+        live.row.status = "over"
+        live.row.winners, live.row.scores = result
+    live.record(events)
+    return events
+
+
+async def perform(
+    svc: Services, live: LiveGame, seat: int, code: str, move: int | None = None
+) -> list[dict[str, Any]]:
+    """An action not made by a button (a computer player, a turn timer): under the game's lock,
+    check the move number if given, apply and commit, then render and tell the listeners.
+
+    Raises ``engine.IllegalAction`` or ``StaleMove`` and changes nothing. Listeners run after
+    the lock is released; one that answers with another action should schedule it (a task or
+    the job queue) rather than call ``perform`` inline.
+    """
+    async with live.lock:
+        if not live.active:
+            raise engine.IllegalAction("game_over")
+        if move is not None and move != live.game.move_number:
+            raise StaleMove(live.game_id)
+        events = await apply_action(svc, live, seat, code)
+    svc.renderer.refresh(live.game_id)
+    await svc.notify_listeners(live, events)
+    return events
+
+
+async def on_game_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """An action button (hand or table), the table's "my cards" button, or rematch."""
+    svc = services(context)
+    query = update.callback_query
+    user_id = query.from_user.id
+    if cb.op is Op.REMATCH:
+        await _rematch(update, context, cb, lang)
+        return
+    live = await svc.games.get(cb.game_id)
+    if live is None or live.game is None:
+        await query.answer(svc.tr.get(lang, "alert-unknown-game"), show_alert=True)
+        return
+    seat = live.row.seat_of(user_id)
+    if seat is None:
+        await query.answer(svc.tr.get(lang, "alert-not-your-game"), show_alert=True)
+        return
+    if live.row.status != "active":
+        await query.answer(svc.tr.get(lang, "alert-game-over"), show_alert=True)
+        return
+    if cb.op is Op.SHOW_HAND:
+        await query.answer(screens.hand_alert(svc.tr, live, seat, lang), show_alert=True)
+        return
+    async with live.lock:
+        game = live.game
+        if live.row.status != "active":
+            problem = "alert-game-over"
+        elif cb.move != game.move_number:
+            problem = "alert-stale"
+        elif game.current_seat != seat:
+            problem = "alert-not-your-turn"
+        else:
+            problem = None
+            code = resolve_action(cb.arg, game.legal_actions(seat))
+            if code is None:
+                problem = "alert-illegal"
+        if problem is None:
+            try:
+                events = await apply_action(svc, live, seat, code)
+            except engine.IllegalAction as exc:
+                reason = f"illegal-{exc.reason.replace('_', '-')}"
+                problem = reason if svc.tr.has(lang, reason) else "alert-illegal"
+    if problem is not None:
+        await query.answer(svc.tr.get(lang, problem), show_alert=True)
+        return
+    await query.answer()
+    svc.renderer.refresh(live.game_id)
+    await svc.notify_listeners(live, events)
+
+
+async def _rematch(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The same table again: same game, players, seats and house rules; a new deal."""
+    svc = services(context)
+    query = update.callback_query
+    old = await svc.storage.get_game(cb.game_id)
+    if old is None or old.status != "over":
+        await query.answer(svc.tr.get(lang, "alert-unknown-game"), show_alert=True)
+        return
+    if old.seat_of(query.from_user.id) is None:
+        await query.answer(svc.tr.get(lang, "alert-not-your-game"), show_alert=True)
+        return
+    # The deal passes to the right from one game to the next.
+    dealer = (old.dealer + 1) % old.players
+    try:
+        game_id = await svc.storage.create_rematch(old, svc.new_seed(), dealer)
+    except ChatBusy:
+        await query.answer(svc.tr.get(lang, "alert-busy"), show_alert=True)
+        return
+    live = await svc.games.get(game_id)
+    await query.answer()
+    svc.renderer.refresh(game_id)
+    await svc.notify_listeners(live, [])
+
+
+async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/mano (alias /hand): send the hand message again, as a new private message."""
+    svc = services(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    lang = svc.tr.resolve(user.language_code)
+    await svc.users.seen(user, private_open=True if chat.type == ChatType.PRIVATE else None)
+    if chat.type == ChatType.PRIVATE:
+        game_ids = await svc.storage.open_game_ids_of_user(user.id)
+    else:
+        live = await svc.games.in_chat(chat.id)
+        game_ids = (
+            [live.game_id] if live is not None and live.row.seat_of(user.id) is not None else []
+        )
+    lives = [g for g in [await svc.games.get(i) for i in game_ids] if g and g.active]
+    if not lives:
+        await reply_html(update, svc.tr.get(lang, "hand-none"))
+        return
+    for live in lives:
+        async with live.lock:
+            seat = live.row.seat_of(user.id)
+            seat_row = live.row.seat_row(seat)
+            content = screens.hand_screen(svc.tr, live, seat, lang)
+            try:
+                mid = await svc.messenger.send(user.id, content)
+            except Forbidden:
+                await reply_html(
+                    update,
+                    svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
+                )
+                return
+            old = seat_row.hand_message_id
+            seat_row.hand_message_id = mid
+            live.blocked_notified.discard(user.id)
+            await svc.storage.set_hand_message(live.game_id, seat, mid)
+        if old is not None:
+            # The old copy would keep live buttons: remove it.
+            await svc.messenger.delete(user.id, old)
+
+
+async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/annulla (alias /cancel): the creator or a chat admin cancels the group's game."""
+    svc = services(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    lang = svc.tr.resolve(user.language_code)
+    live = await svc.games.in_chat(chat.id) if chat.type != ChatType.PRIVATE else None
+    if live is None:
+        await reply_html(update, svc.tr.get(lang, "cancel-none"))
+        return
+    if user.id != live.row.creator_id and not await is_chat_admin(update, context, user.id):
+        await reply_html(update, svc.tr.get(lang, "alert-cancel-who"))
+        return
+    async with live.lock:
+        done = await cancel_game(svc, live)
+    if done:
+        svc.renderer.refresh(live.game_id)
+        await svc.notify_listeners(live, [])

@@ -1,0 +1,113 @@
+"""``/regole [game]``: a game's rules summary and the house rules in force, as HTML text.
+
+House rule names and defaults are those of the rules reference of each game (the engine's
+``rules_model`` holds the same); each rule's text is the Fluent message
+``rules-<game>-<name with - for _>``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from bot.glossary import GAMES, normalize
+from bot.glossary_render import Button, Rendered
+from bot.i18n import Translator
+
+# Each game's house rules in display order, with their defaults.
+HOUSE_RULES: dict[str, dict[str, Any]] = {
+    "briscola": {
+        "raggi": 1,
+        "partner_peek": True,
+        "silent_end": True,
+        "show_points": False,
+    },
+    "cirulla": {
+        "target": 51,
+        "aces_void": True,
+        "three_voids_lose": False,
+        "equal_cards_void": False,
+        "triple_aces": 30,
+        "decino_plus_values": False,
+        "ace_takes_all_always": False,
+        "matta_keeps_value": False,
+        "matta_for_dealer": False,
+        "grande_25": False,
+        "scala_alta": False,
+        "matta_card": "7H",
+        "four_equal_partitone": False,
+        "pairs_contest": False,
+        "cirullone": False,
+    },
+    "belota": {
+        "target": 1000,
+        "curu_points": 100,
+        "dedans": True,
+        "multiply_declarations": True,
+    },
+}
+
+# What players may type after /regole to name a game.
+_GAME_NAMES = {
+    "belota": "belota",
+    "belote": "belota",
+    "belot": "belota",
+    "briscola": "briscola",
+    "brescola": "briscola",
+    "cirulla": "cirulla",
+    "cirullone": "cirulla",
+    "ciappachinze": "cirulla",
+    "ciapachinze": "cirulla",
+    "acchiappaquindici": "cirulla",
+}
+
+
+def game_from_text(text: str) -> str | None:
+    """The game named by ``text`` ("Belòta", "briscola", "ciapachinze" ...), or None."""
+    return _GAME_NAMES.get(normalize(text).replace(" ", ""))
+
+
+def rule_message_id(game: str, name: str) -> str:
+    """The Fluent id of a house rule's message: ``rules-cirulla-aces-void``."""
+    return f"rules-{game}-{name.replace('_', '-')}"
+
+
+def rules_callback(game: str) -> str:
+    """Callback data of a button that shows ``game``'s rules."""
+    return f"r:{game}"
+
+
+def parse_rules_callback(data: str) -> str:
+    """The game of ``r:<game>`` callback data; ``ValueError`` otherwise."""
+    if isinstance(data, str) and data.startswith("r:") and data[2:] in GAMES:
+        return data[2:]
+    raise ValueError(f"not a rules callback: {data!r}")
+
+
+def render_rules_choice(tr: Translator, lang: str) -> Rendered:
+    """``/regole`` without a game: a button per game."""
+    rows = tuple((Button(tr.get(lang, "rules-game", game=g), rules_callback(g)),) for g in GAMES)
+    return Rendered(tr.get(lang, "rules-choose"), rows)
+
+
+def render_rules(
+    tr: Translator, lang: str, game: str, rules: Mapping[str, Any] | None = None
+) -> str:
+    """The summary of ``game`` and every house rule with its value (defaults where not given)."""
+    if game not in HOUSE_RULES:
+        raise ValueError(f"unknown game {game!r}; known: {', '.join(HOUSE_RULES)}")
+    values = dict(HOUSE_RULES[game])
+    for name, value in (rules or {}).items():
+        if name not in values:
+            raise ValueError(f"unknown house rule {name!r} of {game}")
+        values[name] = value
+    lines = [tr.get(lang, f"rules-summary-{game}"), "", tr.get(lang, "rules-house-title")]
+    for name, value in values.items():
+        args: dict[str, Any] = {"value": html.escape(value) if isinstance(value, str) else value}
+        if isinstance(value, str):
+            # Fluent variant keys are identifiers: "7H" can only be selected as "v7h".
+            args["choice"] = "v" + re.sub(r"[^a-z0-9]+", "-", value.lower())
+        lines.append("• " + tr.get(lang, rule_message_id(game, name), **args))
+    return "\n".join(lines)

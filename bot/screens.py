@@ -1,0 +1,290 @@
+"""The bot's messages as content (HTML text and buttons): lobby, table, hand, announcements.
+
+Pure functions of a live game and a language; sending them is ``bot.render``'s job.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+import engine
+from bot.callbacks import Callback, Op, action_callback
+from bot.games import Ctx, game_options, ui_for
+from bot.house_rules import changed_rules, rule_choices, rule_label, value_label
+from bot.i18n import Translator
+from bot.live import LiveGame
+from bot.messenger import Content
+
+
+def esc(text: str) -> str:
+    """Text made safe for Telegram's HTML."""
+    return html.escape(text, quote=False)
+
+
+def seat_names(live: LiveGame) -> list[str]:
+    """The HTML-escaped names of a game's seats (a dash for a free seat)."""
+    names = ["—"] * (live.row.players or 0)
+    for s in live.row.seats:
+        if s.seat < len(names):
+            names[s.seat] = esc(s.name)
+    return names
+
+
+def make_ctx(tr: Translator, lang: str, live: LiveGame) -> Ctx:
+    """The drawing context of a game in a language."""
+    faces = ui_for(live.row.kind).faces if live.row.kind else "french"
+    return Ctx(tr, lang, seat_names(live), faces)
+
+
+def button(text: str, cb: Callback) -> InlineKeyboardButton:
+    """An inline button carrying a callback."""
+    return InlineKeyboardButton(text, callback_data=cb.pack())
+
+
+def rows(buttons: Sequence[InlineKeyboardButton], per_row: int) -> list[list[InlineKeyboardButton]]:
+    """Buttons laid out ``per_row`` to a row."""
+    per_row = max(1, min(per_row, 8))
+    return [list(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
+
+
+def pairs_game(live: LiveGame) -> bool:
+    """Whether the game is played in two pairs (players pick their team)."""
+    return live.row.players == 4
+
+
+def game_title(ctx: Ctx, kind: str, players: int) -> str:
+    """ "Briscola · 4 giocatori, a coppie"."""
+    key = "game-option-pairs" if players == 4 else "game-option"
+    return ctx.t(key, game=ctx.t(f"game-{kind}"), players=players)
+
+
+# -- lobby ---------------------------------------------------------------------------------
+def lobby_screen(tr: Translator, live: LiveGame) -> Content:
+    """The lobby message: the game, the seats, the house rules, and the lobby's buttons."""
+    row = live.row
+    ctx = make_ctx(tr, row.lang, live)
+    gid = row.game_id
+    creator = esc(row.creator_name)
+    if row.kind is None:
+        text = ctx.t("lobby-choose", creator=f"<b>{creator}</b>")
+        options = [
+            button(game_title(ctx, kind, n), Callback(Op.CHOOSE, gid, 0, f"{kind}-{n}"))
+            for kind, n in game_options()
+        ]
+        keyboard = [*rows(options, 1), [button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid))]]
+        return Content(text, InlineKeyboardMarkup(keyboard))
+
+    lines = [
+        ctx.t("lobby-title", title=game_title(ctx, row.kind, row.players)),
+        ctx.t("lobby-creator", creator=f"<b>{creator}</b>"),
+        "",
+    ]
+    names = seat_names(live)
+    if pairs_game(live):
+        for team in (0, 1):
+            lines.append(
+                ctx.t(
+                    "lobby-team",
+                    team=team + 1,
+                    a=_seat_text(names, team),
+                    b=_seat_text(names, team + 2),
+                )
+            )
+    else:
+        lines.append(
+            ctx.t(
+                "lobby-players", players=", ".join(_seat_text(names, s) for s in range(row.players))
+            )
+        )
+    lines.append("")
+    changed = changed_rules(row.kind, row.rules)
+    if changed:
+        listed = "; ".join(
+            f"{rule_label(ctx, row.kind, n)}: {value_label(ctx, row.kind, n, v)}"
+            for n, v in changed
+        )
+        lines.append(ctx.t("lobby-rules", rules=listed))
+    else:
+        lines.append(ctx.t("lobby-rules-standard"))
+    full = len(row.seats) == row.players
+    lines.append(ctx.t("lobby-full") if full else ctx.t("lobby-how-to-join"))
+
+    # Joining stays possible while the creator sets the house rules.
+    if pairs_game(live):
+        join = [
+            button(ctx.t("btn-join-team", team=t + 1), Callback(Op.JOIN, gid, 0, str(t)))
+            for t in (0, 1)
+        ]
+    else:
+        join = [button(ctx.t("btn-join"), Callback(Op.JOIN, gid))]
+    keyboard = [[*join, button(ctx.t("btn-leave"), Callback(Op.LEAVE, gid))]]
+    if live.rules_open:
+        for i, choice in enumerate(rule_choices(row.kind)):
+            current = row.rules.get(choice.name, choice.default)
+            label = f"{rule_label(ctx, row.kind, choice.name)}: " + value_label(
+                ctx, row.kind, choice.name, current
+            )
+            keyboard.append(
+                [button(label, Callback(Op.RULE, gid, 0, f"{i}={choice.next_index(current)}"))]
+            )
+        keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
+    else:
+        last = [
+            button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
+            button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid)),
+        ]
+        if full:
+            last.insert(0, button(ctx.t("btn-start"), Callback(Op.START, gid)))
+        keyboard.append(last)
+    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard))
+
+
+def _seat_text(names: Sequence[str], seat: int) -> str:
+    return names[seat] if names[seat] == "—" else f"<b>{names[seat]}</b>"
+
+
+def closed_lobby_screen(tr: Translator, live: LiveGame) -> Content:
+    """A cancelled lobby: what it was, and that it is closed."""
+    row = live.row
+    ctx = make_ctx(tr, row.lang, live)
+    title = game_title(ctx, row.kind, row.players) if row.kind else ctx.t("lobby-no-game")
+    return Content(ctx.t("lobby-cancelled", title=title))
+
+
+# -- the game ------------------------------------------------------------------------------
+def _status_line(ctx: Ctx, live: LiveGame, view: dict[str, Any]) -> str:
+    row = live.row
+    if row.status == "cancelled":
+        return ctx.t("table-cancelled")
+    if view["is_over"]:
+        return ctx.t("table-over")
+    return ctx.t("table-turn", player=ctx.name(view["current_seat"]))
+
+
+def table_screen(tr: Translator, live: LiveGame) -> Content:
+    """The group's table message: the game's public state, whose turn, the public buttons."""
+    row = live.row
+    game = live.game
+    ui = ui_for(row.kind)
+    ctx = make_ctx(tr, row.lang, live)
+    view = game.view(None)
+    lines = [ctx.t("table-title", title=game_title(ctx, row.kind, row.players), deal=view["deal"])]
+    lines += ui.table_lines(ctx, view, live.last_events)
+    scores = ui.scores_line(ctx, view)
+    if scores:
+        lines.append(scores)
+    lines.append(_status_line(ctx, live, view))
+    keyboard: list[list[InlineKeyboardButton]] = []
+    if row.status == "active" and not game.is_over:
+        seat = game.current_seat
+        if ui.table_actions(view):
+            keyboard += action_rows(ctx, live, view, game.legal_actions(seat))
+        keyboard.append([button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id))])
+    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def action_rows(
+    ctx: Ctx, live: LiveGame, view: dict[str, Any], acts: list[str]
+) -> list[list[InlineKeyboardButton]]:
+    """Buttons for exactly the legal actions, cards in the order of the hand shown above them
+    and other actions (declarations, knocks) after the cards."""
+    ui = ui_for(live.row.kind)
+    hand = view["hand"]
+    order = sorted(
+        range(len(acts)),
+        key=lambda i: (hand.index(acts[i][:2]) if acts[i][:2] in hand else len(hand), i),
+    )
+    buttons = [
+        InlineKeyboardButton(
+            ui.action_label(ctx, view, acts[i]),
+            callback_data=action_callback(live.game_id, live.game.move_number, acts[i], i),
+        )
+        for i in order
+    ]
+    return rows(buttons, ui.actions_per_row(acts))
+
+
+def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content:
+    """A player's private hand message: the group, the game, the cards, the legal actions."""
+    row = live.row
+    game = live.game
+    ui = ui_for(row.kind)
+    ctx = make_ctx(tr, lang, live)
+    view = game.view(seat)
+    lines = [
+        ctx.t(
+            "hand-title",
+            group=esc(row.chat_title),
+            title=game_title(ctx, row.kind, row.players),
+        )
+    ]
+    lines += ui.hand_lines(ctx, view, live.last_events)
+    lines.append(ctx.t("hand-cards", cards=ctx.cards(view["hand"])))
+    keyboard: list[list[InlineKeyboardButton]] = []
+    if row.status == "cancelled":
+        lines.append(ctx.t("table-cancelled"))
+    elif view["is_over"]:
+        lines.append(ctx.t("table-over"))
+    elif view["current_seat"] == seat:
+        if ui.table_actions(view):
+            lines.append(ctx.t("hand-your-turn-table"))
+        else:
+            lines.append(ctx.t("hand-your-turn"))
+            acts = game.legal_actions(seat)
+            keyboard = action_rows(ctx, live, view, acts)
+    else:
+        lines.append(ctx.t("hand-wait"))
+    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
+    """The short private alert with a player's own cards (from the table's button)."""
+    ctx = make_ctx(tr, lang, live)
+    view = live.game.view(seat)
+    return ctx.t("alert-hand", cards=ctx.cards(view["hand"]))
+
+
+def announcement_screen(
+    tr: Translator, live: LiveGame, events: list[dict[str, Any]], view: dict[str, Any]
+) -> Content:
+    """A deal's result and, if the game ended, the winner and the rematch button."""
+    row = live.row
+    ui = ui_for(row.kind)
+    ctx = make_ctx(tr, row.lang, live)
+    lines: list[str] = []
+    over = None
+    for event in events:
+        lines += ui.announcement_lines(ctx, event, view)
+        if event["type"] == "game_over":
+            over = event
+    markup = None
+    if over is not None:
+        winners = over["winners"]
+        if winners:
+            names = [ctx.name(s) for s in winners]
+            lines.append(ctx.t("game-winners", winners=_join(ctx, names), count=len(names)))
+        else:
+            lines.append(ctx.t("game-draw"))
+        markup = InlineKeyboardMarkup(
+            [[button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))]]
+        )
+    return Content("\n".join(lines), markup)
+
+
+def _join(ctx: Ctx, names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ctx.t("list-and", head=", ".join(names[:-1]), last=names[-1])
+
+
+def engine_setup_ok(kind: str, players: int, rules: dict[str, Any]) -> bool:
+    """Whether the engine accepts this game, player count and house rules together."""
+    try:
+        engine.new_game(kind, players, seed=0, rules=rules)
+    except engine.SetupError:
+        return False
+    return True

@@ -1,0 +1,122 @@
+"""Counting a deal of Cirulla from the captured piles (the "punti di mazzo" and the diamonds).
+
+A pile is read once into a bit mask of card numbers, and each item is a mask test, because a
+computer player counts thousands of deals a second. ``count_deal`` takes card codes, for the
+tests and for any caller that wants to recount a deal; the game calls ``count_piles`` on card
+numbers. Scopas and buone are marks kept during the deal, not read from the piles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+from engine.cirulla.cards import INDEX, PRIMIERA_POINTS, RANKS, SETTEBELLO, SUITS
+
+CARD_ITEMS = ("settebello", "denari", "carte", "primiera", "grande", "piccola")
+
+
+def _mask(codes: Iterable[str]) -> int:
+    """The bit mask of some card codes."""
+    m = 0
+    for c in codes:
+        m |= 1 << INDEX[c]
+    return m
+
+
+DIAMOND_MASK = _mask(r + "D" for r in RANKS)
+GRANDE_MASK = _mask(("JD", "QD", "KD"))
+PICCOLA_MASK = _mask(("AD", "2D", "3D"))
+PICCOLA_RUN = tuple(1 << INDEX[c] for c in ("4D", "5D", "6D"))
+SETTEBELLO_BIT = 1 << SETTEBELLO
+# For each suit, (mask, points) from the best primiera card down; the faces share 10 points.
+PRIMIERA_STEPS = tuple(
+    tuple(
+        (_mask(r + s for r, p in PRIMIERA_POINTS.items() if p == points), points)
+        for points in sorted(set(PRIMIERA_POINTS.values()), reverse=True)
+    )
+    for s in SUITS
+)
+
+
+def primiera_of_mask(mask: int) -> int | None:
+    """The primiera of a pile given as a bit mask; None when a suit is missing."""
+    total = 0
+    for steps in PRIMIERA_STEPS:
+        for bits, points in steps:
+            if mask & bits:
+                total += points
+                break
+        else:
+            return None
+    return total
+
+
+def piccola_of_mask(mask: int) -> int:
+    """A, 2, 3 of diamonds: 3, plus 1 for each of 4, 5, 6 of diamonds held in unbroken sequence."""
+    if mask & PICCOLA_MASK != PICCOLA_MASK:
+        return 0
+    points = 3
+    for bit in PICCOLA_RUN:
+        if not mask & bit:
+            break
+        points += 1
+    return points
+
+
+def _more(counts: Sequence[int | None]) -> list[int]:
+    """1 to the side with strictly the most (None counts as nothing), 0 to every other side."""
+    known = [c for c in counts if c is not None]
+    if not known:
+        return [0] * len(counts)
+    top = max(known)
+    if known.count(top) > 1:
+        return [0] * len(counts)
+    return [1 if c == top else 0 for c in counts]
+
+
+def count_piles(
+    piles: Sequence[Collection[int]], grande_points: int = 5
+) -> tuple[dict[str, list[int]], dict[str, list[Any]]]:
+    """The card items of a deal per side, from piles of card numbers, and the counts behind them.
+
+    Items: settebello; denari, carte and primiera to the side with strictly more (a tie scores
+    nothing, and a side missing a suit has no primiera); grande; piccola. With two sides "more"
+    means 6+ diamonds and 21+ cards. The counts are ``cards``, ``diamonds`` and ``primiera``.
+    """
+    masks = []
+    for pile in piles:
+        m = 0
+        for c in pile:
+            m |= 1 << c
+        masks.append(m)
+    cards = [len(p) for p in piles]
+    diamonds = [(m & DIAMOND_MASK).bit_count() for m in masks]
+    primiera = [primiera_of_mask(m) for m in masks]
+    items = {
+        "settebello": [1 if m & SETTEBELLO_BIT else 0 for m in masks],
+        "denari": _more(diamonds),
+        "carte": _more(cards),
+        "primiera": _more(primiera),
+        "grande": [grande_points if m & GRANDE_MASK == GRANDE_MASK else 0 for m in masks],
+        "piccola": [piccola_of_mask(m) for m in masks],
+    }
+    return items, {"cards": cards, "diamonds": diamonds, "primiera": primiera}
+
+
+def count_deal(piles: Sequence[Iterable[str]], grande_points: int = 5) -> dict[str, list[int]]:
+    """The card items of a deal per side, from piles of card codes (see ``count_piles``)."""
+    return count_piles([[INDEX[c] for c in p] for p in piles], grande_points)[0]
+
+
+def primiera(cards: Iterable[str]) -> int | None:
+    """A side's primiera: its best card in each suit by the primiera table, summed.
+
+    None when the side is missing a suit (it has no primiera).
+    """
+    return primiera_of_mask(_mask(cards))
+
+
+def piccola(cards: Iterable[str]) -> int:
+    """The piccola of a pile of card codes: 3 to 6 points, or 0."""
+    return piccola_of_mask(_mask(cards))

@@ -1,0 +1,737 @@
+"""Cirulla (ciapachinze, acchiappaquindici) for two players, or four in pairs.
+
+A deal is played in turns: the dealer gives three cards to each player (six on the first turn of
+a ``cirullone``) and, on the first turn, four cards to the table. Captures are Scopa's plus the
+fifteen and the ace that takes all; buone are declared by knocking; the deal is counted from the
+captured piles, and the first side to the target wins.
+
+Settled readings of the rules (see also the house rules' docstring):
+- ``g.scores`` is the running match score: scopas, table 15/30 marks and buone are added the
+  moment they are made, the card items (settebello, denari, carte, primiera, grande, piccola)
+  when the deal is counted. The winner is decided only when a deal is counted.
+- A void deal keeps its deal number: the same dealer deals the next deck from the seed.
+- The cards of a capture in an action code are in canonical order (by value, then suit
+  ``H D C S``); ``play`` accepts them in any order and logs the canonical code.
+
+Events (``play`` returns them; those of the first deal, dealt at creation, are in
+``opening_events``):
+- ``deal_started`` {deal, dealer}; ``turn_dealt`` {deal, turn, turns, table};
+- ``deal_void`` {deal, dealer, reason: "aces" | "equal_cards", cards, voids_in_a_row};
+- ``table_capture`` {seat, side, cards, total: 15 | 30, points, matta_value}: the dealer's;
+- ``buona_called`` {seat, side, kind} (``pairs_contest`` only);
+- ``buona`` {seat, side, kind: "cirulla" | "decino" | "scala_alta", points, cards, matta_value,
+  misci, beaten}: a knock, or a called hand shown;
+- ``card_played`` {seat, card, captured, how: None | "match" | "sum" | "fifteen" |
+  "ace_takes_all"}; ``scopa`` {seat, side, points, ace_takes_all};
+- ``table_taken`` {side, cards}: the cards left at the end of the deal;
+- ``deal_scored`` {deal, dealer, items: {name: points per side}, cards, diamonds, primiera,
+  points, scores}, the items being settebello, denari, carte, primiera, grande, piccola,
+  scope, table, cirulla, decino, scala_alta;
+- ``partitone`` {side, seats, reason: "diamonds" | "four_equal", cards};
+- ``game_over`` {winners, scores, reason: "target" | "partitone" | "three_voids"}.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import model_validator
+
+from engine.base import Game, register
+from engine.cards import PACK_40
+from engine.cirulla.buone import SCALA_ALTA, Buona, Scoring, contest_rank, hand_buone
+from engine.cirulla.captures import ACE_TAKES_ALL, capture_table
+from engine.cirulla.cards import CODES, DIAMONDS, INDEX, VALUES, canonical
+from engine.cirulla.counting import CARD_ITEMS, count_piles
+from engine.errors import IllegalAction, SetupError
+from engine.rules import HouseRules
+
+KNOCK = "knock"
+TABLE_CARDS = 4
+TURN_CARDS = 3
+MARKS = ("scope", "table", "cirulla", "decino", "scala_alta")
+
+
+class CirullaRules(HouseRules):
+    """Cirulla's house rules, with the defaults of the rules file.
+
+    Readings settled here:
+    - ``cirullone`` (two players only) makes the target 101 unless ``target`` is given.
+    - ``decino_plus_values`` scores three aces 13, three twos 16, three threes 19, and then
+      ``triple_aces`` does not apply (the variant names the aces' 13 explicitly).
+    - ``matta_keeps_value``: a matta laid on the table with a buona's value keeps it while it
+      stays there, across turns, until it is captured (at the latest when the deal ends).
+    - ``matta_for_dealer``: when the matta is among the four table cards and some value from 1 to
+      10 makes them 15 or 30, the dealer takes them (automatically, as for any 15/30).
+    - ``four_equal_partitone`` is checked before the void rules: four equal table cards win the
+      game for the dealer's side even when they are aces.
+    - ``three_voids_lose``: the third void in a row (always by the same dealer) ends the game,
+      won by the other side.
+    - ``pairs_contest`` (four players only): buone are called automatically when a turn is dealt
+      (event ``buona_called``); a called hand is shown, and its buona scored or beaten, when the
+      opponent who plays just before it is to act, or at once for the first two to play in the
+      turn. Only the best cirulla or decino of the turn scores; the scala alta is not part of
+      the contest and always scores. A matta takes its buona's value when called, even if beaten.
+    - ``scala_alta`` is declared like any buona; the matta cannot stand for one of its cards.
+    - ``ace_takes_all_always``: an ace on a non-empty table always takes all of it, and that is
+      its only capture (as when no ace is on the table), never a fifteen.
+    - ``matta_card``: the matta is otherwise the card it is: ``7D`` still counts as the
+      settebello and a diamond, ``QH`` is worth 9 (also among the four table cards).
+    """
+
+    target: Literal[51, 71, 101] = 51
+    aces_void: bool = True
+    three_voids_lose: bool = False
+    equal_cards_void: bool = False
+    triple_aces: Literal[30, 21, 10] = 30
+    decino_plus_values: bool = False
+    ace_takes_all_always: bool = False
+    matta_keeps_value: bool = False
+    matta_for_dealer: bool = False
+    grande_25: bool = False
+    scala_alta: bool = False
+    matta_card: Literal["7H", "7D", "QH"] = "7H"
+    four_equal_partitone: bool = False
+    pairs_contest: bool = False
+    cirullone: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cirullone_plays_to_101(cls, data: Any) -> Any:
+        """The cirullone is played to 101 unless the group chose another target."""
+        if isinstance(data, dict) and data.get("cirullone") is True and "target" not in data:
+            return {**data, "target": 101}
+        return data
+
+
+@register
+class Cirulla(Game):
+    """A game of Cirulla: the state is kept in plain attributes (card numbers, lists, ints)."""
+
+    kind = "cirulla"
+    player_counts = (2, 4)
+    pack = PACK_40
+    rules_model = CirullaRules
+
+    def __init__(
+        self,
+        players: int,
+        seed: int | None = None,
+        deck: Sequence[str] | None = None,
+        dealer: int = 0,
+        rules: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(players, seed=seed, deck=deck, dealer=dealer, rules=rules)
+        r = self.rules
+        if r.cirullone and players != 2:
+            raise SetupError("house rule 'cirullone' is for two players")
+        if r.pairs_contest and players != 4:
+            raise SetupError("house rule 'pairs_contest' is for four players")
+        # The house rules as plain attributes: the hot path never touches pydantic.
+        self.target: int = r.target
+        self.aces_void: bool = r.aces_void
+        self.three_voids_lose: bool = r.three_voids_lose
+        self.equal_cards_void: bool = r.equal_cards_void
+        self.ace_takes_all_always: bool = r.ace_takes_all_always
+        self.matta_keeps_value: bool = r.matta_keeps_value
+        self.matta_for_dealer: bool = r.matta_for_dealer
+        self.four_equal_partitone: bool = r.four_equal_partitone
+        self.pairs_contest: bool = r.pairs_contest
+        self.grande_points: int = 25 if r.grande_25 else 5
+        self.scoring = Scoring(
+            r.triple_aces, r.decino_plus_values, self.grande_points if r.scala_alta else 0
+        )
+        self.matta: int = INDEX[r.matta_card]
+        self.matta_card_value: int = VALUES[self.matta]
+        self.first_turn_cards: int = 6 if r.cirullone else TURN_CARDS
+        n = players
+        self.turns_per_deal: int = 1 + (len(PACK_40) - TABLE_CARDS - n * self.first_turn_cards) // (
+            n * TURN_CARDS
+        )
+        self.seat_side: list[int] = [self.side_of(s) for s in range(n)]
+
+        # Match state.
+        self.scores: list[int] = [0] * len(self.sides)
+        self.dealer: int = dealer
+        self.deal: int = 1
+        self.voids_in_a_row: int = 0
+        self.over: bool = False
+        self.winner_seats: list[int] = []
+        self.current: int | None = None
+        # The legal actions of the seat to act, by code (None: not worked out yet for this state).
+        self._options: dict[str, Any] | None = None
+        self._reset_deal()
+        # Events of the first deal (dealt before any action): deal_started, turn_dealt, ...
+        self.opening_events: list[dict[str, Any]] = []
+        self._new_deal(self.opening_events)
+
+    @classmethod
+    def clear_caches(cls) -> None:
+        """Forget the cached captures and buone (benchmarks time cold lookups with it)."""
+        capture_table.cache_clear()
+        hand_buone.cache_clear()
+
+    # -- the contract ----------------------------------------------------------------------
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.over
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats (both partners with four players); empty until the game ends."""
+        return list(self.winner_seats)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """Every card play (one code per distinct capture) and ``"knock"`` when it may knock."""
+        if seat != self.current or seat is None:
+            return []
+        options = self._options
+        if options is None:
+            options = self._compute_options()
+        return list(options)
+
+    def play(self, seat: int, code: str) -> list[dict[str, Any]]:
+        """Apply one action and return its events; raise IllegalAction and change nothing."""
+        if seat != self.current or seat is None:
+            self._check_turn(seat)
+        options = self._options
+        if options is None:
+            options = self._compute_options()
+        try:
+            option = options.get(code)
+        except TypeError:  # an unhashable code: refused below like any unknown one
+            option = None
+        if option is None:
+            code, option = self._resolve(seat, code, options)
+        self._options = None
+        events: list[dict[str, Any]] = []
+        if option is KNOCK:
+            self._knock(seat, events)
+        else:
+            self._play_card(seat, option, events)
+        self.actions.append(code)
+        return events
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Public state plus ``seat``'s hand; a knocked (or called and shown) hand is public.
+
+        ``public_cards`` lists the unplayed cards of the shown hands. The view names no card it
+        does not show: the matta's card is the house rule ``matta_card`` (``g.rules``), and
+        ``matta_value`` is its value as far as this seat can see (a matta hidden in another
+        hand is shown at its card's value).
+        """
+        n = self.players
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n
+        ):
+            raise ValueError(f"no seat {seat!r} in a game of {n}")
+        hands = self.hands
+        shown = [sorted_codes(hands[s]) if self.shown[s] else None for s in range(n)]
+        matta = self.matta
+        matta_public = (
+            matta in self.table
+            or any(self.shown[s] and matta in hands[s] for s in range(n))
+            or (seat is not None and matta in hands[seat])
+        )
+        calls = [{"seat": s, "side": self.seat_side[s], "kind": b.kind} for s, b, _ in self.calls]
+        return {
+            "kind": self.kind,
+            "players": n,
+            "seat": seat,
+            "dealer": self.dealer,
+            "current_seat": self.current,
+            "hand": sorted_codes(hands[seat]) if seat is not None else [],
+            "hand_sizes": [len(h) for h in hands],
+            "scores": list(self.scores),
+            "deal": self.deal,
+            "is_over": self.over,
+            "winners": list(self.winner_seats),
+            "move_number": self.move_number,
+            "sides": [list(s) for s in self.sides],
+            "target": self.target,
+            "turn": self.turn,
+            "turns": self.turns_per_deal,
+            "stock_size": len(self.stock),
+            "table": [CODES[c] for c in self.table],
+            "captured": [sorted_codes(p) for p in self.piles],
+            "marks": {name: list(v) for name, v in self.marks.items()},
+            "last_capture_side": self.last_capture_side,
+            "last_play": copy_event(self.last_play) if self.last_play else None,
+            "shown_hands": shown,
+            "public_cards": sorted_codes([c for s in range(n) if self.shown[s] for c in hands[s]]),
+            "knocked": list(self.knocked),
+            "buone": [copy_event(b) for b in self.turn_buone],
+            "calls": calls,
+            "matta_value": self.matta_value if matta_public else self.matta_card_value,
+            "voids_in_a_row": self.voids_in_a_row,
+        }
+
+    # -- dealing ---------------------------------------------------------------------------
+    def _reset_deal(self) -> None:
+        """Empty every per-deal pile and mark."""
+        n = self.players
+        sides = len(self.sides)
+        self.stock: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.table: list[int] = []  # canonical order
+        self.piles: list[list[int]] = [[] for _ in range(sides)]
+        self.diamonds: list[int] = [0] * sides
+        self.marks: dict[str, list[int]] = {name: [0] * sides for name in MARKS}
+        self.last_capture_side: int | None = None
+        self.turn = 0
+        self.turn_cards = TURN_CARDS  # cards each player receives this turn
+        self.turn_plays = TURN_CARDS * n  # cards played in this turn when it is over
+        self.plays_in_turn = 0
+        self.matta_value = self.matta_card_value
+        self.last_play: dict[str, Any] | None = None
+        self._turn_started()
+
+    def _new_deal(self, events: list[dict[str, Any]]) -> None:
+        """Deal a new deal's first turn and check the table, dealing again while it is void."""
+        while True:
+            self._reset_deal()
+            self.stock = [INDEX[c] for c in self.next_deck()]
+            events.append({"type": "deal_started", "deal": self.deal, "dealer": self.dealer})
+            self._deal_turn(events)
+            outcome = self._check_table(events)
+            if outcome != "void":
+                break
+        if not self.over:
+            self._call_buone(events)
+
+    def _deal_turn(self, events: list[dict[str, Any]]) -> None:
+        """Give each player its cards one at a time from seat dealer+1 (and the table, first)."""
+        n = self.players
+        self.turn += 1
+        k = self.first_turn_cards if self.turn == 1 else TURN_CARDS
+        stock = self.stock
+        dealt = stock[: k * n]
+        del stock[: k * n]
+        start = self.dealer + 1
+        for seat in range(n):
+            self.hands[seat] = sorted(dealt[(seat - start) % n :: n])
+        if self.turn == 1:
+            self.table = sorted(stock[:TABLE_CARDS])
+            del stock[:TABLE_CARDS]
+        self.turn_cards = k
+        self.turn_plays = k * n
+        self.plays_in_turn = 0
+        if self.matta_value != self.matta_card_value and not (
+            self.matta_keeps_value and self.matta in self.table
+        ):
+            # "alla successiva distribuzione di carte riprende il suo valore di sette"
+            self.matta_value = self.matta_card_value
+        self._turn_started()
+        self.current = start % n
+        events.append(
+            {
+                "type": "turn_dealt",
+                "deal": self.deal,
+                "turn": self.turn,
+                "turns": self.turns_per_deal,
+                "table": [CODES[c] for c in self.table],
+            }
+        )
+
+    def _turn_started(self) -> None:
+        """Per-turn state once the hands are dealt: nothing shown, knocked or called yet."""
+        n = self.players
+        self.shown: list[bool] = [False] * n
+        self.knocked: list[bool] = [False] * n
+        # The buone each seat may still knock: gone once it plays a card (or knocks).
+        k = self.turn_cards
+        if self.pairs_contest:
+            self.knock_buone: list[tuple[Buona, ...]] = [()] * n
+        else:
+            matta, scoring = self.matta, self.scoring
+            self.knock_buone = [
+                hand_buone(tuple(h), matta, scoring) if len(h) == k else () for h in self.hands
+            ]
+        self.turn_buone: list[dict[str, Any]] = []
+        self.calls: list[tuple[int, Buona, bool]] = []
+        self.pending_reveals: list[tuple[int, Buona, bool]] = []
+        self._options = None
+
+    def _check_table(self, events: list[dict[str, Any]]) -> str:
+        """The four table cards: partitone, void deal, or the dealer's 15 or 30; else "play"."""
+        table = self.table
+        values = [VALUES[c] for c in table]  # the matta is its own card here
+        most = max(values.count(v) for v in values)
+        dealer_side = self.seat_side[self.dealer]
+        cards = [CODES[c] for c in table]
+        if self.four_equal_partitone and most == TABLE_CARDS:
+            events.append(
+                {
+                    "type": "partitone",
+                    "side": dealer_side,
+                    "seats": list(self.sides[dealer_side]),
+                    "reason": "four_equal",
+                    "cards": cards,
+                }
+            )
+            self._finish([dealer_side], "partitone", events)
+            return "over"
+        reason = None
+        if self.aces_void and values.count(1) >= 2:
+            reason = "aces"
+        elif self.equal_cards_void and most >= 3:
+            reason = "equal_cards"
+        if reason is not None:
+            self.voids_in_a_row += 1
+            events.append(
+                {
+                    "type": "deal_void",
+                    "deal": self.deal,
+                    "dealer": self.dealer,
+                    "reason": reason,
+                    "cards": cards,
+                    "voids_in_a_row": self.voids_in_a_row,
+                }
+            )
+            if self.three_voids_lose and self.voids_in_a_row >= 3:
+                others = [s for s in range(len(self.sides)) if s != dealer_side]
+                self._finish(others, "three_voids", events)
+                return "over"
+            return "void"
+        self.voids_in_a_row = 0
+        total = sum(values)
+        matta_value = None
+        if total not in (15, 30) and self.matta_for_dealer and self.matta in table:
+            rest = total - self.matta_card_value
+            for v in range(1, 11):
+                if rest + v in (15, 30):  # at most one value: 15 and 30 are 15 apart
+                    total, matta_value = rest + v, v
+        if total in (15, 30):
+            points = total // 15
+            pile = self.piles[dealer_side]
+            pile.extend(table)
+            self.diamonds[dealer_side] += sum(1 for c in table if c & 3 == DIAMONDS)
+            self.marks["table"][dealer_side] += points
+            self.scores[dealer_side] += points
+            self.last_capture_side = dealer_side
+            self.table = []
+            events.append(
+                {
+                    "type": "table_capture",
+                    "seat": self.dealer,
+                    "side": dealer_side,
+                    "cards": cards,
+                    "total": total,
+                    "points": points,
+                    "matta_value": matta_value,
+                }
+            )
+        return "play"
+
+    # -- buone -----------------------------------------------------------------------------
+    def _call_buone(self, events: list[dict[str, Any]]) -> None:
+        """``pairs_contest``: call every buona of the turn just dealt and settle the contest."""
+        if not self.pairs_contest:
+            return
+        n = self.players
+        callers: list[tuple[int, Buona]] = []
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            for b in hand_buone(tuple(self.hands[seat]), self.matta, self.scoring):
+                callers.append((seat, b))
+        if not callers:
+            return
+        contested = [
+            (contest_rank(b), i) for i, (_, b) in enumerate(callers) if b.kind != SCALA_ALTA
+        ]
+        best = min(contested)[1] if contested else -1
+        for i, (seat, b) in enumerate(callers):
+            counts = b.kind == SCALA_ALTA or i == best
+            self.calls.append((seat, b, counts))
+            if b.matta_value is not None:
+                self.matta_value = b.matta_value
+            events.append(
+                {"type": "buona_called", "seat": seat, "side": self.seat_side[seat], "kind": b.kind}
+            )
+        self.pending_reveals = list(self.calls)
+        self._reveal(events)
+
+    def _reveal(self, events: list[dict[str, Any]]) -> None:
+        """``pairs_contest``: show the called hands whose opponent on the left is now to act."""
+        n = self.players
+        waiting = []
+        for seat, b, counts in self.pending_reveals:
+            # The hand is shown once the seat before it (an opponent) is to act in this turn.
+            if (seat - self.dealer - 1) % n - 1 <= self.plays_in_turn:
+                self.shown[seat] = True
+                self._score_buona(seat, b, counts, events)
+            else:
+                waiting.append((seat, b, counts))
+        self.pending_reveals = waiting
+
+    def _knock(self, seat: int, events: list[dict[str, Any]]) -> None:
+        """Declare the hand's buone: score them, set the matta's value, show the hand."""
+        self.knocked[seat] = True
+        self.shown[seat] = True
+        buone = self.knock_buone[seat]
+        self.knock_buone[seat] = ()
+        for b in buone:
+            if b.matta_value is not None:
+                self.matta_value = b.matta_value
+            self._score_buona(seat, b, True, events)
+
+    def _score_buona(self, seat: int, b: Buona, counts: bool, events: list[dict[str, Any]]) -> None:
+        """Mark a buona's points (nothing when beaten in a pairs contest) and announce it."""
+        side = self.seat_side[seat]
+        points = b.points if counts else 0
+        self.marks[b.kind][side] += points
+        self.scores[side] += points
+        event = {
+            "type": "buona",
+            "seat": seat,
+            "side": side,
+            "kind": b.kind,
+            "points": points,
+            "cards": sorted_codes(b.cards),
+            "matta_value": b.matta_value,
+            "misci": b.misci,
+            "beaten": not counts,
+        }
+        events.append(event)
+        self.turn_buone.append(event)
+
+    # -- playing ---------------------------------------------------------------------------
+    def _compute_options(self) -> dict[str, Any]:
+        """Every legal action of the seat to act, by code, with what it does."""
+        seat = self.current
+        table = self.table
+        matta = self.matta
+        mv = self.matta_value
+        values = tuple([mv if c == matta else VALUES[c] for c in table])
+        by_value = capture_table(values, self.ace_takes_all_always)
+        table_codes = [CODES[c] for c in table]
+        options: dict[str, Any] = {}
+        for card in self.hands[seat]:
+            code = CODES[card]
+            found = by_value[mv if card == matta else VALUES[card]]
+            if not found:
+                options[code] = (card, None, None)
+                continue
+            code += ":"
+            for idx, how in found:
+                if len(idx) == 1:  # the common case, without building a list to join
+                    options[code + table_codes[idx[0]]] = (card, idx, how)
+                else:
+                    options[code + "+".join([table_codes[i] for i in idx])] = (card, idx, how)
+        if self.knock_buone[seat]:
+            options[KNOCK] = KNOCK
+        self._options = options
+        return options
+
+    def _resolve(self, seat: int, code: str, options: dict[str, Any]) -> tuple[str, Any]:
+        """A code outside the canonical list: the same capture in another order, or an error."""
+        if not isinstance(code, str):
+            raise IllegalAction("unknown_action", repr(code))
+        hand = self.hands[seat]
+        if code == KNOCK:
+            if self.pairs_contest:
+                raise IllegalAction("knock_not_in_use", "buone are called when the cards are dealt")
+            if self.knocked[seat]:
+                raise IllegalAction("already_knocked")
+            if len(hand) < self.turn_cards:
+                raise IllegalAction("knock_too_late", "a card of this hand has been played")
+            raise IllegalAction("no_buona", "this hand has no buona to declare")
+        card_code, sep, rest = code.partition(":")
+        card = INDEX.get(card_code)
+        if card is None:
+            raise IllegalAction("unknown_action", code)
+        if card not in hand:
+            raise IllegalAction("card_not_in_hand", card_code)
+        legal = [c for c in options if c.startswith(card_code + ":")]
+        if not sep:
+            raise IllegalAction("must_capture", f"{card_code} captures: {', '.join(legal)}")
+        taken = rest.split("+")
+        if any(c not in INDEX for c in taken):
+            raise IllegalAction("unknown_action", code)
+        if len(set(taken)) != len(taken):
+            raise IllegalAction("unknown_action", f"a card is listed twice in {code}")
+        missing = [c for c in taken if INDEX[c] not in self.table]
+        if missing:
+            raise IllegalAction("not_on_table", ", ".join(missing))
+        canonical_code = card_code + ":" + "+".join(canonical(taken))
+        option = options.get(canonical_code)
+        if option is None:
+            detail = f"{card_code} captures: {', '.join(legal)}" if legal else "it takes nothing"
+            raise IllegalAction("no_such_capture", f"{code}: {detail}")
+        return canonical_code, option
+
+    def _play_card(self, seat: int, option: tuple, events: list[dict[str, Any]]) -> None:
+        """Play a card: capture what the option says or lay it; then move the game on."""
+        card, idx, how = option
+        self.hands[seat].remove(card)
+        self.knock_buone[seat] = ()  # "A player who plays without declaring loses it."
+        table = self.table
+        if idx is None:
+            insort(table, card)  # the table is kept in canonical order
+            event = {
+                "type": "card_played",
+                "seat": seat,
+                "card": CODES[card],
+                "captured": [],
+                "how": None,
+            }
+            events.append(event)
+            self.last_play = event
+        else:
+            side = self.seat_side[seat]
+            # The positions are those of the table when the options were worked out: now.
+            taken = [table[i] for i in idx]
+            clears = len(taken) == len(table)
+            if clears:
+                table.clear()
+            else:
+                for i in reversed(idx):
+                    del table[i]
+            pile = self.piles[side]
+            pile.append(card)
+            pile += taken
+            self.last_capture_side = side
+            event = {
+                "type": "card_played",
+                "seat": seat,
+                "card": CODES[card],
+                "captured": [CODES[c] for c in taken],
+                "how": how,
+            }
+            events.append(event)
+            self.last_play = event
+            if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
+                # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
+                # come scopa".
+                self.marks["scope"][side] += 1
+                self.scores[side] += 1
+                events.append(
+                    {
+                        "type": "scopa",
+                        "seat": seat,
+                        "side": side,
+                        "points": 1,
+                        "ace_takes_all": how == ACE_TAKES_ALL,
+                    }
+                )
+            diamonds = card & 3 == DIAMONDS
+            for c in taken:
+                if c & 3 == DIAMONDS:
+                    diamonds += 1
+            if diamonds:
+                self.diamonds[side] += diamonds
+                if self.diamonds[side] == 10:
+                    self._partitone(side, events)
+                    return
+        self.plays_in_turn += 1
+        self.current = (seat + 1) % self.players
+        if self.plays_in_turn == self.turn_plays:
+            if self.stock:
+                self._deal_turn(events)
+                self._call_buone(events)
+            else:
+                self._end_deal(events)
+        elif self.pending_reveals:
+            self._reveal(events)
+
+    # -- the end of a deal, of the game ------------------------------------------------------
+    def _end_deal(self, events: list[dict[str, Any]]) -> None:
+        """Give the table to the last side that captured, count the deal, go on or finish."""
+        table = self.table
+        if table:
+            # Some capture always happens (the first ace played on a non-empty table takes all,
+            # or takes the ace there); the dealer's side is only a formal fallback.
+            side = self.last_capture_side
+            if side is None:
+                side = self.seat_side[self.dealer]
+            self.piles[side].extend(table)
+            d = sum(1 for c in table if c & 3 == DIAMONDS)
+            events.append({"type": "table_taken", "side": side, "cards": [CODES[c] for c in table]})
+            self.table = []
+            if d:
+                self.diamonds[side] += d
+                if self.diamonds[side] == 10:
+                    self._partitone(side, events)
+                    return
+        items, counts = count_piles(self.piles, self.grande_points)
+        sides = range(len(self.sides))
+        scores = self.scores
+        for name in CARD_ITEMS:
+            for s, points in enumerate(items[name]):
+                scores[s] += points
+        for name in MARKS:
+            items[name] = list(self.marks[name])
+        events.append(
+            {
+                "type": "deal_scored",
+                "deal": self.deal,
+                "dealer": self.dealer,
+                "items": items,
+                **counts,
+                "points": [sum(v[s] for v in items.values()) for s in sides],
+                "scores": list(scores),
+            }
+        )
+        winner = deal_winner(scores, self.target)
+        if winner is not None:
+            self._finish([winner], "target", events)
+            return
+        self.dealer = (self.dealer + 1) % self.players
+        self.deal += 1
+        self._new_deal(events)
+
+    def _partitone(self, side: int, events: list[dict[str, Any]]) -> None:
+        """All ten diamonds captured: the side wins the game at once."""
+        events.append(
+            {
+                "type": "partitone",
+                "side": side,
+                "seats": list(self.sides[side]),
+                "reason": "diamonds",
+                "cards": [c for c in CODES if c[1] == "D"],
+            }
+        )
+        self._finish([side], "partitone", events)
+
+    def _finish(self, sides: list[int], reason: str, events: list[dict[str, Any]]) -> None:
+        """End the game, won by ``sides``."""
+        self.over = True
+        self.current = None
+        self.winner_seats = sorted(seat for side in sides for seat in self.sides[side])
+        events.append(
+            {
+                "type": "game_over",
+                "winners": list(self.winner_seats),
+                "scores": list(self.scores),
+                "reason": reason,
+            }
+        )
+
+
+def deal_winner(scores: list[int], target: int) -> int | None:
+    """The side that wins when a deal is counted: the higher at or above the target, if alone.
+
+    "if both have 51 or more, the higher wins; if they are equal, another deal is played."
+    """
+    top = max(scores)
+    if top >= target and scores.count(top) == 1:
+        return scores.index(top)
+    return None
+
+
+def copy_event(event: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an event, its lists copied too, for a view that must not share them."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in event.items()}
+
+
+def sorted_codes(cards: list[int] | tuple[int, ...]) -> list[str]:
+    """Card numbers as codes in canonical order."""
+    return [CODES[c] for c in sorted(cards)]

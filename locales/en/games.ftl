@@ -1,0 +1,180 @@
+## Texts of the games' table, hand and result messages.
+
+## Briscola
+briscola-trump-card = Briscola (trumps): { $card }
+briscola-trump-suit = Briscola (trumps): { $suit }
+briscola-removed = Out of the pack: { $card }
+briscola-stock = { $count ->
+    [0] The stock is empty.
+    [one] In the stock: 1 card
+   *[other] In the stock: { $count } cards
+}
+briscola-trick = On the table: { $cards }
+briscola-last-trick = { $winner } took: { $cards } ({ $points } points)
+briscola-points = Points: { $points }
+briscola-partner-hand = Your partner's cards: { $cards }
+briscola-raggi = Deals won (first to { $target }): { $scores }
+briscola-deal-over = 🧮 <b>End of deal { $deal }</b>
+briscola-deal-points = { $side }: { $points } points
+briscola-deal-draw = Sixty all, a drawn deal: «J'em fat s'sànta e s'sànta» ("we made sixty and sixty").
+briscola-deal-winner = { $count ->
+    [one] { $winners } wins the deal.
+   *[other] { $winners } win the deal.
+}
+briscola-capot = «J'han ciapâ capòt» ("they took a capot"): not a single deal to the losers!
+action-briscola-peek = 👀 Look at your partner's cards
+
+rule-briscola-raggi = Deals to win
+rule-briscola-partner_peek = Partner look
+rule-briscola-silent_end = Silent last three tricks
+rule-briscola-show_points = Points shown
+
+illegal-peek-used = You already looked at your partner's cards this deal.
+illegal-peek-not-now = It is not the time to look at your partner's cards.
+illegal-peek-not-allowed = At this table partners don't look at each other's cards.
+
+## Belòta
+belota-dealer = Dealer (u massé): { $player }
+belota-turned = Turned card (zirà): { $card }
+belota-stage-first = First round: take the turned suit, call sensa, or pass.
+belota-stage-second = Second round: name another trump suit, call sensa, or pass.
+belota-stage-overturn = Anyone may now call sensa (mandà sensa), overturning the trump (double points).
+belota-stage-contru = The opponents may answer contru (triple points).
+belota-bids = Bids: { $bids }
+belota-said-pass = passes
+belota-said-take = takes { $suit }
+belota-said-trump = names trump { $suit }
+belota-said-sensa = calls sensa
+belota-said-contru = answers contru
+belota-bid-pass = Pass (passà)
+belota-bid-take = Take { $suit } (mandà)
+belota-bid-trump = Trump { $suit }
+belota-bid-sensa = Sensa (×2)
+belota-bid-contru = Contru (×3)
+belota-bid-declare = 📣 Declare (l'acüsu)
+belota-contract-trump = Trump (l'atù): { $suit }, taken by { $taker } ({ $team })
+belota-contract-sensa = Sensa, called by { $declarer } ({ $team }): double points
+belota-contract-contru = Sensa by { $declarer } ({ $team }) with contru: triple points
+belota-declared = { $player } declares: { $declarations }
+belota-declarations-count = { $team }'s declarations count ("l'è bon u mei"): { $points } points
+belota-belota = { $player }: «Belòta!»
+belota-rebelota = { $player }: «Rebelòta!» (20 points)
+belota-trick = On the table: { $cards }
+belota-last-trick = { $winner } took: { $cards } ({ $points } points)
+belota-litigiu-pending = Litigiu: { $points } points frozen for whoever wins the next hand
+belota-scores = Match (first to { $target }): { $scores }
+belota-decl-tersa = térsa (three in a row)
+belota-decl-cincanta = çincànta (four in a row)
+belota-decl-centu = çéntu (five in a row)
+belota-decl-curu = cuřù (a whole suit)
+belota-decl-carre = { $rank ->
+    [J] carré de valé (four jacks)
+    [9] carré de catòrze (four nines)
+   *[other] carré (four of a kind)
+}
+belota-annulled = 🔄 Hand { $deal }: everybody passed twice; the hand is void and dealt again.
+belota-sheet-title = 🧮 <b>Hand { $deal }: the score (marcà)</b>
+belota-sheet-team = { $team }: { $items } = <b>{ $total }</b>
+belota-item = { $item } { $points }
+belota-item-multiplied = { $item } { $base } → { $points }
+belota-item-cards = cards
+belota-item-last-trick = last trick
+belota-item-capotto = capotto (all tricks)
+belota-item-declarations = declarations
+belota-item-belota = belòta
+belota-result-made = The contract is made: each team scores its own points.
+belota-result-failed = { $dedans ->
+    [true] The contract failed ("dedans"): the defenders score all the points.
+   *[other] The contract failed: each team scores its own points.
+}
+belota-result-litigiu = Litigiu: a tie! The defenders score their points; the contract team's are frozen.
+belota-litigiu-won = { $team } wins the litigiu: +{ $points }
+belota-sheet-points = Scored: { $points }
+
+rule-belota-target = Points to win
+rule-belota-curu_points = Value of the cuřù
+rule-belota-dedans = Failed contract: all to the defenders
+rule-belota-multiply_declarations = Sensa and contru multiply declarations
+
+illegal-bid-not-allowed = You can't bid that now.
+illegal-bidding-not-over = The bidding is not over yet.
+illegal-must-follow-suit = You must follow suit (respùnde).
+illegal-must-trump = You must play a trump.
+illegal-must-overtrump = You must beat the trump on the table.
+illegal-declarations-closed = Declarations come with your first card.
+illegal-already-declared = You already declared.
+illegal-nothing-to-declare = You have nothing to declare.
+
+## Cirulla
+cirulla-turn-of-deal = Dealer { $dealer } · round { $turn } of { $turns }
+cirulla-table = On the table: { $cards }
+cirulla-table-empty = The table is empty.
+cirulla-laid = { $player } lays { $card }
+cirulla-captured = { $player } plays { $card } and takes { $cards }
+cirulla-scopa = 🧹 Scopa for { $player }!
+cirulla-scopa-ace = 🧹 The ace takes all: scopa for { $player }!
+cirulla-table-capture = { $player } (dealer) takes the table adding up to { $total }: { $points ->
+    [one] 1 point
+   *[other] { $points } points
+}
+cirulla-buona = ✊ { $player } knocks: { $buona } ({ $points } points) with { $cards }
+cirulla-buona-beaten = { $player } calls { $buona } with { $cards }, but there is better
+cirulla-buona-cirulla = cirulla
+cirulla-buona-misci = cirulla dei misci (no ace)
+cirulla-buona-decino = decino
+cirulla-buona-scala-alta = scala alta
+cirulla-matta-value = The matta is worth { $value } until the next cards are dealt.
+cirulla-knock = ✊ Knock (I have a buona)
+cirulla-capture = { $card } → { $cards }
+cirulla-capture-all = { $card } → the whole table
+cirulla-scores = Points (first to { $target }): { $scores }
+cirulla-count-title = 🧮 <b>End of deal { $deal }: the count</b>
+cirulla-count-side = { $side }: { $items } = <b>{ $total }</b>
+cirulla-item = { $item } { $points }
+cirulla-item-counted = { $item } { $points } ({ $count })
+cirulla-item-settebello = settebello
+cirulla-item-denari = diamonds
+cirulla-item-carte = cards
+cirulla-item-primiera = primiera
+cirulla-item-grande = grande
+cirulla-item-piccola = piccola
+cirulla-item-scope = scopas
+cirulla-item-table = fifteen on the table
+cirulla-item-cirulla = cirullas
+cirulla-item-decino = decinos
+cirulla-item-scala-alta = scala alta
+cirulla-void-aces = 🔄 Deal { $deal }: two aces on the table ({ $cards }); the deal is void and { $dealer } deals again.
+cirulla-void-equal-cards = 🔄 Deal { $deal }: three equal cards on the table ({ $cards }); the deal is void and { $dealer } deals again.
+cirulla-partitone-diamonds = 💎 Partitone! { $side } took all the diamonds and wins the game.
+cirulla-partitone-four-equal = 💎 Partitone! Four equal cards on the table: { $side } wins the game.
+cirulla-three-voids = Three void deals in a row: the dealer loses the game.
+
+rule-cirulla-target = Points to win
+rule-cirulla-aces_void = Two aces on the table: void deal
+rule-cirulla-three_voids_lose = Three void deals: the dealer loses
+rule-cirulla-equal_cards_void = Three equal table cards: void deal
+rule-cirulla-triple_aces = Three aces are worth
+rule-cirulla-decino_plus_values = Decino plus the cards' values
+rule-cirulla-ace_takes_all_always = The ace always takes all
+rule-cirulla-matta_keeps_value = The matta keeps its value on the table
+rule-cirulla-matta_for_dealer = Free matta for the dealer's 15/30
+rule-cirulla-grande_25 = Grande worth 25
+rule-cirulla-scala_alta = Scala alta (J Q K of diamonds)
+rule-cirulla-matta_card = The matta is
+rule-cirulla-four_equal_partitone = Four equal table cards: partitone
+rule-cirulla-pairs_contest = Buone in pairs: only the best counts
+rule-cirulla-cirullone = Cirullone (6 cards, to 101)
+
+illegal-must-capture = With this card you must capture.
+illegal-no-such-capture = That capture is not possible.
+illegal-not-on-table = That card is not on the table.
+illegal-knock-too-late = You knock before playing the first card.
+illegal-already-knocked = You already knocked.
+illegal-no-buona = You have no buona to declare.
+illegal-knock-not-in-use = At this table buone are called by themselves.
+
+## Briscola's sayings (Emilian, from the source)
+briscola-saying-futu = «Chi fa dù armàgn futù» ("who makes two is done for"): two points in the first trick bring bad luck, { $player }!
+briscola-saying-nada = «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): { $player } takes with a briscola just one step higher.
+briscola-saying-masc = «Stròsa ed màs'c» ("a male strangle"): { $player } takes with the ace.
+briscola-saying-femna = «Stròsa ad fèmna» ("a female strangle"): { $player } takes with the three.

@@ -1,0 +1,127 @@
+## The bot's own texts: lobby, table and hand messages, alerts, commands.
+
+-bot-name = Tavolata
+
+## Lists and names
+pair = { $a } e { $b }
+list-and = { $head } e { $last }
+
+## Suits, by the pack's faces
+suit-italian-H = coppe { $symbol }
+suit-italian-D = denari { $symbol }
+suit-italian-C = bastoni { $symbol }
+suit-italian-S = spade { $symbol }
+suit-french-H = cuori { $symbol }
+suit-french-D = quadri { $symbol }
+suit-french-C = fiori { $symbol }
+suit-french-S = picche { $symbol }
+
+## Games
+game-briscola = Briscola
+game-cirulla = Cirulla
+game-belota = Belòta
+game-option = { $game } · { $players } giocatori
+game-option-pairs = { $game } · 4 giocatori, a coppie
+
+## Commands (the menu of commands)
+command-nuova = apri una nuova partita nel gruppo
+command-mano = rimanda in privato le tue carte
+command-annulla = annulla la partita del gruppo
+
+## /nuova
+new-group-only = Le partite si giocano nei gruppi: aggiungimi a un gruppo e scrivi lì /nuova.
+new-unknown-game = Non conosco questo gioco. Prova: { $options }
+new-busy = In questo gruppo c'è già una partita. Chi l'ha creata o un amministratore può annullarla con /annulla.
+
+## Lobby
+lobby-choose = 🃏 <b>Nuova partita</b>
+    { $creator } sceglie il gioco:
+lobby-title = 🃏 <b>{ $title }</b>
+lobby-creator = Creata da { $creator }
+lobby-team = Squadra { $team }: { $a }, { $b }
+lobby-players = Giocatori: { $players }
+lobby-rules = Regole della casa: { $rules }
+lobby-rules-standard = Regole standard.
+lobby-how-to-join = Premi «Siedi» per giocare: le carte arrivano in privato, quindi serve la chat con me (il bottone la apre, poi premi Avvia).
+lobby-full = Il tavolo è al completo: si può cominciare!
+lobby-no-game = Nuova partita
+lobby-cancelled = 🃏 { $title }: partita annullata.
+
+btn-join = 🪑 Siedi
+btn-join-team = 🪑 Siedi in squadra { $team }
+btn-leave = 🚶 Alzati
+btn-rules = ⚙️ Regole
+btn-rules-done = ✅ Fatto
+btn-start = ▶️ Comincia
+btn-cancel = ✖️ Annulla
+btn-show-hand = 🂠 Le mie carte
+btn-rematch = 🔁 Rivincita
+
+rule-on = sì
+rule-off = no
+
+toast-seated = Ti sei seduto al tavolo.
+toast-left = Ti sei alzato dal tavolo.
+toast-cancelled = Partita annullata.
+
+## Table message (in the group)
+table-title = 🃏 <b>{ $title }</b> · mano { $deal }
+table-turn = 👉 Tocca a { $player }
+table-over = 🏁 Partita finita.
+table-cancelled = ✖️ Partita annullata.
+
+## Hand message (in private)
+hand-title = 🃏 <b>{ $group }</b> · { $title }
+hand-cards = Le tue carte: { $cards }
+hand-your-turn = 👉 Tocca a te!
+hand-your-turn-table = 👉 Tocca a te: scegli sul messaggio del tavolo, nel gruppo.
+hand-wait = Aspetta il tuo turno.
+hand-none = Non stai giocando nessuna partita.
+hand-open-private = Non posso scriverti in privato: apri la chat con me e premi Avvia: { $link }
+
+## Announcements
+game-winners = { $count ->
+    [one] 🏆 Vince { $winners }!
+   *[other] 🏆 Vincono { $winners }!
+}
+game-draw = 🤝 La partita finisce pari.
+
+## Notices in the group
+notice-private-closed = ⚠️ Non riesco a mandare le carte a { $player }: apri la chat con { $bot } e premi Avvia (o sblocca il bot), poi si continua da dove eravamo.
+
+## Alerts (short, in a popup)
+alert-hand = Le tue carte: { $cards }
+alert-malformed = Questo bottone non è valido.
+alert-stale = Questo bottone è scaduto: la partita è andata avanti.
+alert-not-your-game = Non sei seduto a questo tavolo.
+alert-not-your-turn = Non è il tuo turno.
+alert-game-over = La partita è finita.
+alert-illegal = Questa mossa non è permessa ora.
+alert-unknown-game = Questa partita non c'è più.
+alert-lobby-closed = Questo tavolo non accetta più cambi.
+alert-already-seated = Sei già seduto qui.
+alert-team-full = Questa squadra è al completo.
+alert-table-full = Il tavolo è al completo.
+alert-creator-only = Solo { $creator } può farlo.
+alert-not-seated = Non sei seduto a questo tavolo.
+alert-rule-conflict = Questa regola non si può usare con questo tavolo.
+alert-not-full = Il tavolo non è ancora al completo.
+alert-cancel-who = Solo chi ha creato la partita o un amministratore del gruppo può annullarla.
+alert-busy = In questo gruppo c'è già una partita.
+alert-error = Qualcosa è andato storto; riprova.
+
+## Private chat
+start-welcome = Ciao! Sono { -bot-name }: ospito partite a Briscola, Cirulla e Belòta nei gruppi.
+    Aggiungimi a un gruppo e scrivi /nuova per aprire un tavolo; chi vuole giocare preme «Siedi».
+    Qui in privato ti mando le tue carte e i bottoni per giocare. /mano le rimanda.
+start-group = Scrivimi in privato (@{ $bot }) per vedere le tue carte; qui nel gruppo usa /nuova.
+start-join-closed = Quel tavolo non accetta più giocatori.
+start-joined = Ti sei seduto: { $game } nel gruppo <b>{ $group }</b>. Qui riceverai le tue carte.
+
+cancel-none = Non c'è nessuna partita da annullare.
+
+## Reasons the engine gives for refusing an action
+illegal-not-your-turn = Non è il tuo turno.
+illegal-card-not-in-hand = Non hai questa carta.
+illegal-game-over = La partita è finita.
+illegal-unknown-action = Questa mossa non esiste.

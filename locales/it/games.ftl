@@ -1,0 +1,180 @@
+## Texts of the games' table, hand and result messages.
+
+## Briscola
+briscola-trump-card = Briscola: { $card }
+briscola-trump-suit = Briscola: { $suit }
+briscola-removed = Fuori dal mazzo: { $card }
+briscola-stock = { $count ->
+    [0] Il mazzo è finito.
+    [one] Nel mazzo: 1 carta
+   *[other] Nel mazzo: { $count } carte
+}
+briscola-trick = In tavola: { $cards }
+briscola-last-trick = Presa di { $winner }: { $cards } ({ $points } punti)
+briscola-points = Punti: { $points }
+briscola-partner-hand = Carte del compagno: { $cards }
+briscola-raggi = Raggi (si vince a { $target }): { $scores }
+briscola-deal-over = 🧮 <b>Fine della mano { $deal }</b>
+briscola-deal-points = { $side }: { $points } punti
+briscola-deal-draw = Sessanta a sessanta, mano pari: «J'em fat s'sànta e s'sànta».
+briscola-deal-winner = { $count ->
+    [one] Vince la mano { $winners }.
+   *[other] Vincono la mano { $winners }.
+}
+briscola-capot = «J'han ciapâ capòt»: cappotto, nessun raggio agli avversari!
+action-briscola-peek = 👀 Guarda le carte del compagno
+
+rule-briscola-raggi = Raggi per vincere
+rule-briscola-partner_peek = Sbirciata al compagno
+rule-briscola-silent_end = Ultime tre mani in silenzio
+rule-briscola-show_points = Punti in vista
+
+illegal-peek-used = Hai già guardato le carte del compagno in questa mano.
+illegal-peek-not-now = Non è il momento di guardare le carte del compagno.
+illegal-peek-not-allowed = A questo tavolo non si guardano le carte del compagno.
+
+## Belòta
+belota-dealer = Dà le carte (u massé): { $player }
+belota-turned = Carta girata (zirà): { $card }
+belota-stage-first = Primo giro: si manda il seme girato, si manda sensa o si passa.
+belota-stage-second = Secondo giro: si sceglie un altro atù, si manda sensa o si passa.
+belota-stage-overturn = Chi vuole può mandà sensa, ribaltando l'atù (punti doppi).
+belota-stage-contru = Gli avversari possono mandà contru (punti tripli).
+belota-bids = Parole: { $bids }
+belota-said-pass = passa
+belota-said-take = manda { $suit }
+belota-said-trump = sceglie atù { $suit }
+belota-said-sensa = manda sensa
+belota-said-contru = manda contru
+belota-bid-pass = Passo (passà)
+belota-bid-take = Mando { $suit } (mandà)
+belota-bid-trump = Atù { $suit }
+belota-bid-sensa = Sensa (×2)
+belota-bid-contru = Contru (×3)
+belota-bid-declare = 📣 Accuso (l'acüsu)
+belota-contract-trump = Atù (l'atù): { $suit }, mandato da { $taker } ({ $team })
+belota-contract-sensa = Sensa, mandata da { $declarer } ({ $team }): punti doppi
+belota-contract-contru = Sensa di { $declarer } ({ $team }) con il contru: punti tripli
+belota-declared = { $player } accusa: { $declarations }
+belota-declarations-count = Vale l'accuso di { $team } ("l'è bon u mei"): { $points } punti
+belota-belota = { $player }: «Belòta!»
+belota-rebelota = { $player }: «Rebelòta!» (20 punti)
+belota-trick = In tavola: { $cards }
+belota-last-trick = Presa di { $winner }: { $cards } ({ $points } punti)
+belota-litigiu-pending = Litigiu: { $points } punti in sospeso per chi vince la prossima mano
+belota-scores = Partita (si vince a { $target }): { $scores }
+belota-decl-tersa = térsa
+belota-decl-cincanta = çincànta
+belota-decl-centu = çéntu
+belota-decl-curu = cuřù
+belota-decl-carre = { $rank ->
+    [J] carré de valé
+    [9] carré de catòrze
+   *[other] carré
+}
+belota-annulled = 🔄 Mano { $deal }: tutti passano due volte, la mano è annullata e si ridà.
+belota-sheet-title = 🧮 <b>Mano { $deal }: si marca</b>
+belota-sheet-team = { $team }: { $items } = <b>{ $total }</b>
+belota-item = { $item } { $points }
+belota-item-multiplied = { $item } { $base } → { $points }
+belota-item-cards = carte
+belota-item-last-trick = ultima presa
+belota-item-capotto = cappotto
+belota-item-declarations = accusi
+belota-item-belota = belòta
+belota-result-made = Il contratto è fatto: ognuno segna i suoi punti.
+belota-result-failed = { $dedans ->
+    [true] Il contratto è andato dentro: gli avversari segnano tutti i punti.
+   *[other] Il contratto è andato dentro: ognuno segna i suoi punti.
+}
+belota-result-litigiu = Litigiu: pari! I difensori segnano i loro punti, quelli del contratto restano in sospeso.
+belota-litigiu-won = { $team } vince il litigiu: +{ $points }
+belota-sheet-points = Si segna: { $points }
+
+rule-belota-target = Punti per vincere
+rule-belota-curu_points = Punti del cuřù
+rule-belota-dedans = Contratto fallito: tutto agli avversari
+rule-belota-multiply_declarations = Sensa e contru moltiplicano gli accusi
+
+illegal-bid-not-allowed = Questa parola non si può dire ora.
+illegal-bidding-not-over = Prima si finisce di parlare.
+illegal-must-follow-suit = Devi rispondere al seme (respùnde).
+illegal-must-trump = Devi tagliare con l'atù.
+illegal-must-overtrump = Devi superare l'atù in tavola.
+illegal-declarations-closed = Gli accusi si fanno con la prima carta.
+illegal-already-declared = Hai già accusato.
+illegal-nothing-to-declare = Non hai niente da accusare.
+
+## Cirulla
+cirulla-turn-of-deal = Dà le carte { $dealer } · giro { $turn } di { $turns }
+cirulla-table = In tavola: { $cards }
+cirulla-table-empty = La tavola è vuota.
+cirulla-laid = { $player } cala { $card }
+cirulla-captured = { $player } gioca { $card } e prende { $cards }
+cirulla-scopa = 🧹 Scopa di { $player }!
+cirulla-scopa-ace = 🧹 L'asso piglia tutto: scopa di { $player }!
+cirulla-table-capture = { $player } (mazziere) prende la tavola che fa { $total }: { $points ->
+    [one] 1 punto
+   *[other] { $points } punti
+}
+cirulla-buona = ✊ { $player } bussa: { $buona } ({ $points } punti) con { $cards }
+cirulla-buona-beaten = { $player } chiama { $buona } con { $cards }, ma c'è di meglio
+cirulla-buona-cirulla = cirulla
+cirulla-buona-misci = cirulla dei misci
+cirulla-buona-decino = decino
+cirulla-buona-scala-alta = scala alta
+cirulla-matta-value = La matta vale { $value } fino alla prossima distribuzione.
+cirulla-knock = ✊ Busso (ho una buona)
+cirulla-capture = { $card } → { $cards }
+cirulla-capture-all = { $card } → tutta la tavola
+cirulla-scores = Punti (si vince a { $target }): { $scores }
+cirulla-count-title = 🧮 <b>Fine della smazzata { $deal }: il conto</b>
+cirulla-count-side = { $side }: { $items } = <b>{ $total }</b>
+cirulla-item = { $item } { $points }
+cirulla-item-counted = { $item } { $points } ({ $count })
+cirulla-item-settebello = settebello
+cirulla-item-denari = denari
+cirulla-item-carte = carte
+cirulla-item-primiera = primiera
+cirulla-item-grande = grande
+cirulla-item-piccola = piccola
+cirulla-item-scope = scope
+cirulla-item-table = quindici in tavola
+cirulla-item-cirulla = cirulle
+cirulla-item-decino = decini
+cirulla-item-scala-alta = scala alta
+cirulla-void-aces = 🔄 Smazzata { $deal }: due assi in tavola ({ $cards }), la mano è nulla e { $dealer } ridà.
+cirulla-void-equal-cards = 🔄 Smazzata { $deal }: tre carte uguali in tavola ({ $cards }), la mano è nulla e { $dealer } ridà.
+cirulla-partitone-diamonds = 💎 Partitone! { $side } prende tutti i denari e vince la partita.
+cirulla-partitone-four-equal = 💎 Partitone! Quattro carte uguali in tavola: { $side } vince la partita.
+cirulla-three-voids = Tre mani nulle di fila: il mazziere perde la partita.
+
+rule-cirulla-target = Punti per vincere
+rule-cirulla-aces_void = Due assi in tavola: mano nulla
+rule-cirulla-three_voids_lose = Tre mani nulle: perde il mazziere
+rule-cirulla-equal_cards_void = Tre carte uguali in tavola: mano nulla
+rule-cirulla-triple_aces = Tre assi valgono
+rule-cirulla-decino_plus_values = Decino più il valore delle carte
+rule-cirulla-ace_takes_all_always = L'asso piglia sempre tutto
+rule-cirulla-matta_keeps_value = La matta in tavola tiene il valore
+rule-cirulla-matta_for_dealer = Matta libera per il 15/30 del mazziere
+rule-cirulla-grande_25 = Grande da 25
+rule-cirulla-scala_alta = Scala alta (J Q K di quadri)
+rule-cirulla-matta_card = La matta è
+rule-cirulla-four_equal_partitone = Quattro uguali in tavola: partitone
+rule-cirulla-pairs_contest = Buone a coppie: vale la migliore
+rule-cirulla-cirullone = Cirullone (6 carte, a 101)
+
+illegal-must-capture = Con questa carta devi prendere.
+illegal-no-such-capture = Questa presa non si può fare.
+illegal-not-on-table = Quella carta non è in tavola.
+illegal-knock-too-late = Si bussa prima di giocare la prima carta.
+illegal-already-knocked = Hai già bussato.
+illegal-no-buona = Non hai una buona da dichiarare.
+illegal-knock-not-in-use = A questo tavolo le buone si chiamano da sole.
+
+## Briscola's sayings (Emilian, from the source)
+briscola-saying-futu = «Chi fa dù armàgn futù»: chi fa due punti alla prima mano resta fregato, { $player }!
+briscola-saying-nada = «Questa ché l'è nada un dé prìma»: { $player } prende con una briscola appena più alta.
+briscola-saying-masc = «Stròsa ed màs'c»: { $player } strozza con l'asso.
+briscola-saying-femna = «Stròsa ad fèmna»: { $player } strozza con il tre.

@@ -1,0 +1,150 @@
+"""Complete games from /nuova to the final message, played only by pressing the buttons the
+users see; a restart in the middle of each; and secrecy over whole games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bot.games import offered_kinds
+from tests.bot.conftest import SecrecyWatch, t
+
+GAMES = [
+    (kind, n)
+    for kind in ("briscola", "cirulla", "belota")
+    if kind in offered_kinds()
+    for n in engine.GAMES[kind].player_counts
+]
+
+
+@pytest.mark.parametrize(("kind", "players"), GAMES)
+async def test_complete_game_by_buttons_keeps_every_hand_secret(make_table, fake, kind, players):
+    """A whole game, every action a button press; after each press no message or alert
+    outside a player's private chat shows a card of theirs before it is played, and the end
+    is announced with the winners and a rematch button."""
+    table = make_table(players)
+    await table.start(kind, players)
+    watch = SecrecyWatch(table)
+    rng = random.Random(f"{kind}{players}")
+    presses = 0
+
+    while not table.finished():
+        user, _, answer = await table.play_one(rng)
+        assert not answer.get("show_alert"), answer
+        await watch.check()
+        presses += 1
+        if presses % 7 == 0 and not table.finished():
+            # Somebody asks for their own cards from the table message: only theirs show.
+            asker = table.users[rng.randrange(players)]
+            alert = await table.press(asker, table.table(), t("btn-show-hand"))
+            assert alert["show_alert"]
+            await watch.check()
+    assert watch.messages_checked > presses and watch.alerts_checked > 0
+    final = fake.last_message(table.group)
+    assert "🏆" in final.text or t("game-draw") in final.text
+    stored = await table.bot.svc.storage.get_game(table.game_id)
+    assert stored.status == "over" and stored.move_number >= presses
+    table_msg = fake.message(table.group, stored.table_message_id)
+    assert t("table-over") in table_msg.text and not table_msg.buttons
+    for user in table.users:
+        hand = table.hand_message(user)
+        assert t("table-over") in hand.text and not hand.buttons
+
+
+@pytest.mark.parametrize(("kind", "players"), GAMES)
+async def test_restart_in_the_middle_then_a_new_application_finishes(
+    make_table, fake, bot, kind, players
+):
+    """Half a game, a new application on the same database: it reloads the game, brings its
+    messages up to date (re-sending one that was deleted meanwhile) and the game finishes."""
+    table = make_table(players)
+    await table.start(kind, players)
+    rng = random.Random(f"restart{kind}{players}")
+    played = await table.play_to_end(rng, stop_after=25)
+    assert played == 25
+    before = await bot.svc.storage.get_game(table.game_id)
+    await bot.stop()
+    lost = fake.message(table.group, before.table_message_id)
+    lost.deleted = True  # somebody deleted the table message while the bot was down
+    await bot.start()
+    after = await bot.svc.storage.get_game(table.game_id)
+    assert after.move_number == before.move_number
+    assert after.table_message_id != before.table_message_id
+    assert t("table-turn", player="") in fake.message(table.group, after.table_message_id).text
+    await table.play_to_end(rng)
+    assert table.finished()
+
+
+async def test_rematch_starts_the_same_table_again(make_table, fake, bot):
+    """The rematch button deals a new game to the same players, in the same seats."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    await table.play_to_end(random.Random(3))
+    old_id = table.game_id
+    final = fake.last_message(table.group)
+    outsider = fake.add_user("Zoe", language_code="it")
+    fake.add_member(table.group, outsider)
+    answer = await table.press(outsider, final, t("btn-rematch"))
+    assert answer["show_alert"] and answer["text"] == t("alert-not-your-game")
+    await table.press(table.users[1], final, t("btn-rematch"))
+    new = await bot.svc.storage.open_game_in_chat(table.group["id"])
+    assert new.game_id != old_id and new.status == "active" and new.rematch_of == old_id
+    assert [s.user_id for s in new.seats] == table.user_ids
+    table.game_id = new.game_id
+    assert table.visible_actions()
+    again = await table.press(table.users[0], final, t("btn-rematch"))
+    assert again["show_alert"] and again["text"] == t("alert-busy")
+
+
+async def test_a_result_not_sent_before_a_crash_is_sent_after_the_restart(
+    make_table, fake, bot, monkeypatch
+):
+    """The end of the game is committed with the last card; if Telegram never took the final
+    message (every try timed out), the next start sends it."""
+    monkeypatch.setattr("bot.render.RETRY_DELAY", 0.01)
+    table = make_table(2)
+    await table.start("briscola", 2)
+    group_id = table.group["id"]
+    fake.fail_next("sendMessage", "timeout", match=lambda p: p["chat_id"] == group_id, times=3)
+    while (await bot.svc.storage.get_game(table.game_id)).status == "active":
+        user, msg, _, data = table.visible_actions()[0]
+        await bot.feed(fake.press(user, msg, data))
+    assert not table.finished()
+    assert await bot.svc.storage.outbox(table.game_id)
+    await bot.restart()
+    assert table.finished()
+    assert not await bot.svc.storage.outbox(table.game_id)
+
+
+async def test_result_hooks_write_in_the_transaction_that_ends_the_game(make_table, fake, bot):
+    """A result hook (leaderboards) runs inside the commit of the last card; if it fails, the
+    last card is not committed either and the game is still on."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    calls = []
+
+    async def failing(conn, live):
+        calls.append((conn.in_transaction, live.game.is_over))
+        raise RuntimeError("the ratings table is locked")
+
+    bot.svc.result_hooks.append(failing)
+    rng = random.Random(4)
+    while not calls:
+        user, data, _ = await table.play_one(rng)
+    assert calls == [(True, True)]
+    stored = await bot.svc.storage.get_game(table.game_id)
+    assert stored.status == "active"
+    live = await bot.svc.games.get(table.game_id)
+    assert live.game.move_number == stored.move_number and not live.game.is_over
+    bot.errors.records.clear()  # the failure was logged, as it should be
+
+    async def recording(conn, live):
+        calls.append((conn.in_transaction, live.game.is_over))
+
+    bot.svc.result_hooks[:] = [recording]
+    msg = table.hand_message(user)
+    await bot.feed(fake.press(user, msg, data))
+    assert calls[-1] == (True, True)
+    assert table.finished()

@@ -1,0 +1,43 @@
+"""Every text users see comes from locales/: Italian by default, English complete."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import LOCALES_DIR
+from bot.games import offered_kinds
+from bot.house_rules import rule_choices
+from bot.i18n import Translator
+
+
+@pytest.fixture(scope="module")
+def tr() -> Translator:
+    """The project's translations."""
+    return Translator(LOCALES_DIR)
+
+
+def test_english_has_every_italian_message_and_no_other(tr):
+    """English is complete: the same message ids as Italian."""
+    assert tr.message_ids("en") == tr.message_ids("it")
+
+
+@pytest.mark.parametrize("kind", offered_kinds())
+def test_every_house_rule_has_a_name_in_both_languages(tr, kind):
+    """Each house rule of the rules files is a lobby button, so it needs a translated name."""
+    for choice in rule_choices(kind):
+        for lang in ("it", "en"):
+            assert f"rule-{kind}-{choice.name}" in tr.message_ids(lang), (lang, kind, choice.name)
+
+
+def test_italian_is_the_default_and_the_fallback(tr):
+    """An unknown language reads Italian; a regional code reads its base language."""
+    assert tr.resolve(None) == "it"
+    assert tr.resolve("de") == "it"
+    assert tr.resolve("en-GB") == "en"
+    assert tr.get("de", "btn-rematch") == tr.get("it", "btn-rematch")
+
+
+def test_plurals_and_arguments(tr):
+    """Counts choose their plural form; arguments are inserted without isolation marks."""
+    assert tr.get("it", "game-winners", winners="Alice", count=1) == "🏆 Vince Alice!"
+    assert tr.get("en", "game-winners", winners="A and B", count=2) == "🏆 A and B win!"

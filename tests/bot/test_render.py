@@ -1,0 +1,59 @@
+"""Rendering details checked directly: the Briscola sayings, Cirulla's capture labels, house
+rule values, and Telegram-safe HTML for any player name."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import LOCALES_DIR
+from bot.games import Ctx, offered_kinds, ui_for
+from bot.games.briscola import trick_saying
+from bot.house_rules import _int_steps
+from bot.i18n import Translator
+from bot.screens import esc
+
+TR = Translator(LOCALES_DIR)
+
+
+@pytest.mark.parametrize(
+    ("cards", "leader", "winner", "trump", "players", "saying"),
+    [
+        # "una briscola di poco più alta in valore di quella appena giocata dall'avversario"
+        (["QS", "KS"], 0, 1, "S", 2, "nada"),
+        (["JS", "KS"], 0, 1, "S", 2, None),  # two steps above: no saying
+        (["QS", "KS", "2S", "4H"], 0, 1, "S", 4, "nada"),
+        (["QS", "2H", "KS", "4H"], 0, 2, "S", 4, None),  # above the partner's: no saying
+        # "si strozza con l'Asso ... di femmina, indica che si prende con il Tre"
+        (["5D", "AD"], 1, 0, "S", 2, "masc"),
+        (["KD", "3D"], 0, 1, "S", 2, "femna"),
+        (["5D", "2D"], 1, 1, "S", 2, None),
+    ],
+)
+def test_briscola_sayings(cards, leader, winner, trump, players, saying):
+    """Each saying of the source is said exactly in its situation."""
+    trick = {"cards": cards, "leader": leader, "seat": winner, "points": 0}
+    assert trick_saying(trick, trump, players) == saying
+
+
+@pytest.mark.skipif("cirulla" not in offered_kinds(), reason="Cirulla is not offered")
+def test_cirulla_capture_labels():
+    """A capture shows the cards it takes; taking a crowded table reads "the whole table"."""
+    ui = ui_for("cirulla")
+    ctx = Ctx(TR, "it", ["A", "B"], ui.faces)
+    view = {"table": ["3C", "4H", "5S", "6D", "2C", "KH"]}
+    assert ui.action_label(ctx, view, "7D:3C+4H") == "7♦ → 3♣ 4♥"
+    assert ui.action_label(ctx, view, "7D") == "7♦"
+    whole = "AD:" + "+".join(view["table"])
+    assert ui.action_label(ctx, view, whole) == "A♦ → tutta la tavola"
+
+
+def test_wide_int_rules_are_offered_in_round_steps():
+    """A rule from 0 to 1000 (Belòta's cuřù) is offered in steps of 100, default included."""
+    assert _int_steps(0, 1000, 100) == tuple(range(0, 1001, 100))
+    assert _int_steps(1, 5, 1) == (1, 2, 3, 4, 5)
+    assert 15 in _int_steps(0, 100, 15)
+
+
+def test_names_are_escaped_for_html():
+    """A player called "<b>&" shows as typed, not as markup."""
+    assert esc("Al <b>&") == "Al &lt;b&gt;&amp;"

@@ -1,0 +1,125 @@
+"""Storage: numbered migrations, refusal of a newer schema, one open game per group, and the
+action log that only grows one move at a time (design.md, "Storage")."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.storage import SCHEMA_VERSION, ChatBusy, SchemaTooNew, StaleMove, Storage
+
+
+@pytest.fixture
+async def storage(tmp_path):
+    """A fresh database in a temporary directory."""
+    s = await Storage.open(tmp_path / "bot.sqlite3")
+    yield s
+    await s.close()
+
+
+async def test_migrations_are_recorded_and_pragmas_set(storage, tmp_path):
+    """Each migration is recorded with its number; WAL, foreign keys and busy timeout are on."""
+    assert await storage.schema_version() == SCHEMA_VERSION
+    cur = await storage.conn.execute("SELECT version, description FROM schema_migrations")
+    rows = await cur.fetchall()
+    assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
+    assert all(r[1] for r in rows)
+    for pragma, expected in (("journal_mode", "wal"), ("foreign_keys", 1), ("busy_timeout", 5000)):
+        cur = await storage.conn.execute(f"PRAGMA {pragma}")
+        assert (await cur.fetchone())[0] == expected
+
+
+async def test_reopening_applies_nothing_twice(tmp_path):
+    """Opening an up-to-date database again keeps its data and its migration table."""
+    s = await Storage.open(tmp_path / "db.sqlite3")
+    await s.upsert_user(1, "Alice", "alice", "it", private_open=True)
+    await s.close()
+    s = await Storage.open(tmp_path / "db.sqlite3")
+    try:
+        assert (await s.get_user(1)).private_open
+        cur = await s.conn.execute("SELECT COUNT(*) FROM schema_migrations")
+        assert (await cur.fetchone())[0] == SCHEMA_VERSION
+    finally:
+        await s.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path):
+    """A schema version above the code's newest migration stops the bot before it writes."""
+    path = tmp_path / "db.sqlite3"
+    s = await Storage.open(path)
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "INSERT INTO schema_migrations VALUES (?, 'from the future', '2100-01-01')",
+            (SCHEMA_VERSION + 1,),
+        )
+    with pytest.raises(SchemaTooNew, match="newer"):
+        await Storage.open(path)
+
+
+async def test_one_open_game_per_group_but_many_groups(storage):
+    """A second lobby in the same group is refused; another group may open one."""
+    await storage.create_lobby(-100, "A", 1, "Alice", "it", "briscola", 2)
+    with pytest.raises(ChatBusy):
+        await storage.create_lobby(-100, "A", 2, "Bob", "it", "briscola", 2)
+    await storage.create_lobby(-200, "B", 1, "Alice", "it", "briscola", 2)
+
+
+async def test_a_cancelled_game_frees_the_group(storage):
+    """Once cancelled, the group can open a new lobby."""
+    gid = await storage.create_lobby(-100, "A", 1, "Alice", "it", "briscola", 2)
+    assert await storage.cancel_game(gid)
+    assert not await storage.cancel_game(gid)
+    await storage.create_lobby(-100, "A", 1, "Alice", "it", "briscola", 2)
+
+
+async def _active_game(storage) -> int:
+    await storage.upsert_user(1, "Alice", None, "it", private_open=True)
+    await storage.upsert_user(2, "Bob", None, "it", private_open=True)
+    gid = await storage.create_lobby(-100, "A", 1, "Alice", "it", "briscola", 2)
+    await storage.take_seat(gid, 0, 1, "Alice")
+    await storage.take_seat(gid, 1, 2, "Bob")
+    await storage.start_game(gid, seed=7, dealer=1)
+    return gid
+
+
+async def test_actions_commit_in_move_order_and_a_stale_move_changes_nothing(storage):
+    """An action names the move number it was made on; a second action on the same number
+    (a double press that slipped through) is refused and leaves the log as it was."""
+    gid = await _active_game(storage)
+    await storage.record_action(gid, 0, 0, "AD", announcements=[("announce", {"n": 1})])
+    with pytest.raises(StaleMove):
+        await storage.record_action(gid, 0, 0, "3D")
+    assert await storage.actions(gid) == [(0, "AD")]
+    assert (await storage.get_game(gid)).move_number == 1
+    assert [o.payload for o in await storage.outbox(gid)] == [{"n": 1}]
+
+
+async def test_the_last_action_records_the_result(storage):
+    """The action that ends a game stores its winners and scores and closes it."""
+    gid = await _active_game(storage)
+    await storage.record_action(gid, 0, 0, "AD", result=([0], [1, 0]))
+    game = await storage.get_game(gid)
+    assert (game.status, game.winners, game.scores) == ("over", [0], [1, 0])
+    with pytest.raises(StaleMove):
+        await storage.record_action(gid, 1, 1, "3D")
+
+
+async def test_a_failed_transaction_rolls_back(storage):
+    """An error inside a transaction leaves no trace of its writes."""
+    gid = await _active_game(storage)
+    with pytest.raises(RuntimeError):
+        async with storage.transaction() as conn:
+            await conn.execute("UPDATE games SET move_number = 99 WHERE game_id = ?", (gid,))
+            raise RuntimeError("boom")
+    assert (await storage.get_game(gid)).move_number == 0
+
+
+async def test_seats_move_between_teams_and_users_are_unique_per_game(storage):
+    """Taking another seat moves the player; a user never holds two seats of one game."""
+    await storage.upsert_user(1, "Alice", None, "it")
+    gid = await storage.create_lobby(-100, "A", 1, "Alice", "it", "briscola", 4)
+    await storage.take_seat(gid, 0, 1, "Alice")
+    await storage.take_seat(gid, 1, 1, "Alice")
+    assert [(s.seat, s.user_id) for s in (await storage.get_game(gid)).seats] == [(1, 1)]
