@@ -1,7 +1,7 @@
 """Computer players against each other: win rate, point margin and decision time per level.
 
-For every game with computer players, plays single deals between two levels (hard against normal,
-normal against easy, and in two-player Briscola normal against a uniformly random player). Deals
+For every game with computer players, plays single deals between two levels (normal against a
+uniformly random player, normal against easy, hard against normal). Deals
 come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
 so the luck of the deal cancels out. With four players the two levels are partners of themselves
 (seats 0+2 against 1+3). Prints, per pairing, the first level's deals won, drawn and lost, its
@@ -38,8 +38,10 @@ PAIRINGS = [
     ("briscola", 2, "normal", "random"),
     ("briscola", 2, "normal", "easy"),
     ("briscola", 2, "hard", "normal"),
+    ("cirulla", 2, "normal", "random"),
     ("cirulla", 2, "normal", "easy"),
     ("cirulla", 2, "hard", "normal"),
+    ("belota", 4, "normal", "random"),
     ("belota", 4, "normal", "easy"),
     ("belota", 4, "hard", "normal"),
 ]
