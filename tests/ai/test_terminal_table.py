@@ -36,7 +36,14 @@ def test_house_rules_are_passed_and_bad_ones_refused():
     status = main(["play", "briscola", "--rule", "raggi=9"], io.StringIO(""), out)
     assert status == 2 and "raggi" in out.getvalue()
     text = run(["play", "briscola", "--seed", "2", "--rule", "show_points=true"], "quit\n")
-    assert "points: [0, 0]" in text
+    assert "show points yes" in text.splitlines()[1]
+
+
+def test_settings_are_shown_once_and_empty_values_not_at_all():
+    text = run(["play", "cirulla", "--seed", "3"], "1\n1\nquit\n")
+    assert text.splitlines()[1].startswith("settings: rules {target 51")
+    assert text.count("rules {") == 1
+    assert "buone:" not in text and "calls:" not in text
 
 
 def test_events_and_values_read_plainly():
