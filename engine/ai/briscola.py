@@ -44,7 +44,7 @@ def _beaters(card: str, trump: str) -> tuple[str, ...]:
     return tuple(higher)
 
 
-# BEATERS[trump][card], split into (same suit, briscole) for a card that is not a briscola.
+# BEATERS[trump][card]: the higher cards of its suit, and every briscola if it is not one.
 BEATERS = {t: {c: _beaters(c, t) for c in PACK_40} for t in SUITS}
 HIGHER_SAME = {
     c: tuple(d for d in PACK_40 if d[1] == c[1] and CARD_STRENGTH[d] > CARD_STRENGTH[c])
