@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import random
 
@@ -62,6 +63,26 @@ def test_choice_comes_from_the_view_alone(kind, players, level):
         assert a == b
         assert view == before
         g.play(seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize(("kind", "players"), GAMES)
+def test_other_hidden_cards_behind_the_same_view_give_the_same_choices(kind, players):
+    """Two games whose decks differ only in two cards nobody has seen yet: the seat to act sees
+    the same view, and every level chooses the same action in both."""
+    deck = engine.new_game(kind, players, seed=5).next_deck()
+    other = list(deck)
+    other[-3], other[-2] = other[-2], other[-3]  # both still in the stock (or the rest)
+    games = [engine.new_game(kind, players, deck=d) for d in (deck, other)]
+    seat = games[0].current_seat
+    views = [g.view(seat) for g in games]
+    assert views[0] == views[1]
+    legal = games[0].legal_actions(seat)
+    module = importlib.import_module(f"engine.ai.{kind}")
+    for level in ("easy", "normal"):
+        a, b = (choose(v, legal, level, random.Random(3)) for v in views)
+        assert a == b
+    a, b = (module.hard(v, legal, random.Random(3), samples=4) for v in views)
+    assert a == b
 
 
 def test_a_single_legal_action_is_returned_at_once():
