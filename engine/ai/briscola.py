@@ -17,6 +17,7 @@ gone in a two-player game nothing is hidden any more, and it searches the last t
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -379,6 +380,7 @@ def points_so_far(view: dict[str, Any]) -> list[int]:
 # normal rules would not have made with the hand the deal gives them (a soft model: people, and
 # the other levels, do not always play by the normal rules).
 SURPRISE = 0.2
+LOG_SURPRISE = math.log(SURPRISE)
 # The opponent's plays checked (the latest ones: older plays say less about the hand now), and
 # how many deals are drawn to find a likely one.
 RECENT = 4
@@ -454,9 +456,10 @@ class History:
             )
             mine.append((t, played[i], seen))
 
-    def surprises(self, seat: int, hand: list[str], rng: random.Random) -> int:
+    def surprises(self, seat: int, hand: list[str], rng: random.Random, limit: int = 99) -> int:
         """How many of ``seat``'s latest plays the normal rules would not have made, had it held
-        ``hand`` now (the cards it drew since are placed in time at random)."""
+        ``hand`` now (the cards it drew since are placed in time at random); counting stops
+        once past ``limit``."""
         plays = self.plays.get(seat)
         if not plays:
             return 0
@@ -475,6 +478,8 @@ class History:
                     seen.known.add(seen.briscola)
                 if pick(seen) != card:
                     count += 1
+                    if count > limit:
+                        break
                 if j == len(plays):
                     break
             if 0 < t <= self.draw_tricks:
@@ -530,8 +535,15 @@ def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
         best, fewest = None, 99
         for _ in range(TRIES):
             d = deal(rng)
-            surprises = sum(history.surprises(p, d.hands[p], rng) for p in opponents)
-            if rng.random() < SURPRISE**surprises:
+            # Accepted with chance SURPRISE ** surprises: drawn first, so that the count can
+            # stop as soon as the deal is sure to be refused.
+            limit = int(math.log(1.0 - rng.random()) / LOG_SURPRISE)
+            surprises = 0
+            for p in opponents:
+                surprises += history.surprises(p, d.hands[p], rng, limit - surprises)
+                if surprises > limit:
+                    break
+            if surprises <= limit:
                 return d
             if surprises < fewest:
                 best, fewest = d, surprises
