@@ -1,12 +1,14 @@
 """Computer players against each other: win rate, point margin and decision time per level.
 
-For every game with computer players, plays single deals between two levels (hard against normal,
-normal against easy, and in two-player Briscola normal against a uniformly random player). Deals
+For every game with computer players, plays single deals between two levels (normal against a
+uniformly random player, normal against easy, hard against normal). Deals
 come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
 so the luck of the deal cancels out. With four players the two levels are partners of themselves
 (seats 0+2 against 1+3). Prints, per pairing, the first level's deals won, drawn and lost, its
 average point margin per deal (with a 95% interval), and the p50 and p95 of each level's decision
-time in that pairing; then the hard level's decision time at its default budget.
+time in that pairing; then the hard level's decision time at its default budget. A Cirulla deal
+ended by a partitone (all ten diamonds: the game is won at once, the deal is not counted) counts
+as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--budget-ms 100] [--jobs 2] [--kind briscola]
 
@@ -36,8 +38,10 @@ PAIRINGS = [
     ("briscola", 2, "normal", "random"),
     ("briscola", 2, "normal", "easy"),
     ("briscola", 2, "hard", "normal"),
+    ("cirulla", 2, "normal", "random"),
     ("cirulla", 2, "normal", "easy"),
     ("cirulla", 2, "hard", "normal"),
+    ("belota", 4, "normal", "random"),
     ("belota", 4, "normal", "easy"),
     ("belota", 4, "hard", "normal"),
 ]
@@ -68,6 +72,12 @@ def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: 
         for event in g.play(seat, code):
             if event["type"] == "deal_scored":
                 return deal_points(event), times
+            if event["type"] == "partitone":
+                # Cirulla: all ten diamonds win the game at once, with no count of the deal;
+                # it counts here as a deal won by the game's target.
+                points = [0] * len(g.scores)
+                points[event["side"]] = g.view(None)["target"]
+                return points, times
     raise RuntimeError("game ended without a scored deal")
 
 

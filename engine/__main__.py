@@ -19,9 +19,22 @@ from typing import Any, TextIO
 import engine
 from engine.ai import DEFAULT_BUDGET_MS, LEVELS, choose
 
-# View keys shown in the header line, or not at all (the rest is listed one per line).
+# View keys shown in the header line, once at the start (settings), or not at all; the rest is
+# listed one per line when it holds something.
 HEADER = ("deal", "dealer", "current_seat", "scores")
-HIDDEN = ("kind", "players", "seat", "is_over", "winners", "played", "deal_results", "hand")
+SETTINGS = ("rules", "sides", "target", "turns", "raggi", "show_points")
+HIDDEN = (
+    "kind",
+    "players",
+    "seat",
+    "is_over",
+    "winners",
+    "played",
+    "deal_results",
+    "hand",
+    "move_number",
+    "scoresheet",
+)
 
 
 def _is_card(x: object) -> bool:
@@ -48,11 +61,24 @@ def render_view(view: dict[str, Any]) -> list[str]:
     head = "  ".join(f"{k.replace('_', ' ')} {show(view[k])}" for k in HEADER if k in view)
     lines = [f"── {view['kind']} · you are seat {view['seat']} · {head}"]
     for key, value in view.items():
-        if key in HEADER or key in HIDDEN:
+        if key in HEADER or key in HIDDEN or key in SETTINGS or _empty(value):
             continue
         lines.append(f"   {key.replace('_', ' ')}: {show(value)}")
     lines.append(f"   your hand: {show(view['hand'])}")
     return lines
+
+
+def _empty(value: Any) -> bool:
+    """Nothing worth a line: None, an empty list or mapping, or a list of nothings."""
+    if value is None or value == [] or value == {}:
+        return True
+    return isinstance(value, list) and all(v in (None, False, [], 0) for v in value)
+
+
+def render_settings(view: dict[str, Any]) -> str:
+    """The game's settings, shown once at the start."""
+    parts = [f"{k.replace('_', ' ')} {show(view[k])}" for k in SETTINGS if k in view]
+    return "settings: " + "; ".join(parts)
 
 
 def render_event(event: dict[str, Any]) -> str:
@@ -114,6 +140,7 @@ def play_table(
         return 2
     rng = random.Random(g.seed)
     out.write(f"{kind} for {g.players} players, seed {g.seed}; computer players: {level}\n")
+    out.write(render_settings(g.view(0)) + "\n")
     while g.current_seat is not None:
         seat = g.current_seat
         legal = g.legal_actions(seat)

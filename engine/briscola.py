@@ -274,6 +274,9 @@ class Briscola(Game):
             "hand_sizes": [len(h) for h in self.hands],
             "trump": self.trump,
             "briscola_card": self.briscola_card if self.drawn < self.stock_size else None,
+            # Everybody saw the turned card, so its place stays public once it is drawn: it goes
+            # to the last player to draw.
+            "public_cards": [self.briscola_card],
             "stock": self.stock_size - self.drawn,
             "trick": [{"seat": (self.leader + i) % n, "card": c} for i, c in enumerate(self.trick)],
             "leader": self.leader,

@@ -14,6 +14,11 @@ from typing import TypeVar
 
 W = TypeVar("W")
 
+# Every few worlds, candidates whose mean gain is this many standard errors behind the best stop
+# being played out, so that the rest get more worlds.
+PRUNE_EVERY = 8
+PRUNE_Z = 3.0
+
 
 def monte_carlo(
     candidates: Sequence[str],
@@ -22,24 +27,36 @@ def monte_carlo(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
+    confidence: float = 0.0,
 ) -> str:
     """The candidate with the best mean of ``evaluate`` over sampled worlds.
 
     Stops after ``samples`` worlds, or when another world would overrun ``budget_ms``; at least
-    one world is always evaluated. Ties go to the earlier candidate, so callers list their
-    preferred (rule-based) choice first.
+    one world is always evaluated. Callers list their preferred (rule-based) choice first: ties
+    go to it, and another candidate replaces it only if its mean gain over it, world by world,
+    exceeds ``confidence`` standard errors (0: any gain). Candidates clearly behind the best
+    are dropped along the way.
     """
     if budget_ms is None and samples is None:
         raise ValueError("monte_carlo needs a time budget or a number of samples")
     start = time.perf_counter()
     deadline = start + budget_ms / 1000 if budget_ms is not None else None
-    totals = [0.0] * len(candidates)
+    k = len(candidates)
+    # Each candidate's gains over the first, world by world: count, sum and sum of squares.
+    counts = [0] * k
+    gains = [0.0] * k
+    squares = [0.0] * k
+    active = list(range(1, k))
     done = 0
     while True:
         world = sample(rng)
         seed = rng.getrandbits(32)
-        for i, code in enumerate(candidates):
-            totals[i] += evaluate(world, code, random.Random(seed))
+        base = evaluate(world, candidates[0], random.Random(seed))
+        for i in active:
+            gain = evaluate(world, candidates[i], random.Random(seed)) - base
+            counts[i] += 1
+            gains[i] += gain
+            squares[i] += gain * gain
         done += 1
         if samples is not None and done >= samples:
             break
@@ -48,8 +65,37 @@ def monte_carlo(
             # Stop before a world that would end past the deadline.
             if now + (now - start) / done > deadline:
                 break
-    best = 0
-    for i in range(1, len(candidates)):
-        if totals[i] > totals[best]:
-            best = i
+        if done % PRUNE_EVERY == 0 and active:
+            active = _survivors(active, counts, gains, squares)
+            if not active:
+                break  # the first candidate is clearly the best
+    best, best_mean = 0, 0.0
+    for i in range(1, k):
+        if not counts[i]:
+            continue
+        mean = gains[i] / counts[i]
+        if mean > best_mean and (
+            confidence == 0 or mean > confidence * _error(counts[i], gains[i], squares[i])
+        ):
+            best, best_mean = i, mean
     return candidates[best]
+
+
+def _survivors(
+    active: list[int], counts: list[int], gains: list[float], squares: list[float]
+) -> list[int]:
+    """The candidates still worth sampling: those not clearly behind the best so far (the
+    first candidate, the baseline, is always played out)."""
+    means = {i: gains[i] / counts[i] for i in active}
+    top = max(0.0, *means.values())
+    return [
+        i for i in active if means[i] + PRUNE_Z * _error(counts[i], gains[i], squares[i]) >= top
+    ]
+
+
+def _error(n: int, total: float, squares: float) -> float:
+    """The standard error of the mean of ``n`` gains (their sum and sum of squares given)."""
+    if n < 2:
+        return float("inf")
+    variance = max(0.0, (squares - total * total / n) / (n - 1))
+    return (variance / n) ** 0.5

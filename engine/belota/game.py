@@ -301,6 +301,9 @@ class Belota(Game):
         self.leader = (self.dealer + 1) & 3
         self._turn = self.leader
         self.trick: list[str] = []
+        # Every card played in this hand, in order: public (each was played face up), and what a
+        # player remembers to know who showed void in which suit.
+        self.played: list[str] = []
         self._led = ""
         self._win_seat = -1
         self._win_value = -1
@@ -394,6 +397,7 @@ class Belota(Game):
     def _play_card(self, seat: int, card: str) -> list[dict[str, Any]]:
         """Play a legal card; close the trick, the hand and the match when they end."""
         self.hands[seat].remove(card)
+        self.played.append(card)
         trick = self.trick
         trick.append(card)
         events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": card}]
@@ -583,6 +587,7 @@ class Belota(Game):
                         {"seat": (self.leader + i) & 3, "card": c} for i, c in enumerate(self.trick)
                     ],
                     "last_trick": None if last is None else {**last, "cards": list(last["cards"])},
+                    "played": list(self.played),
                     "tricks_won": list(self.tricks_won),
                     "trick_points": list(self.card_points),
                     "declarations": [

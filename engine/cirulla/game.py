@@ -131,6 +131,8 @@ class Cirulla(Game):
             raise SetupError("house rule 'pairs_contest' is for four players")
         # The house rules as plain attributes: the hot path never touches pydantic.
         self.target: int = r.target
+        # The house rules agreed at the table are public: the view shows them.
+        self._rules_json = r.model_dump(mode="json")
         self.aces_void: bool = r.aces_void
         self.three_voids_lose: bool = r.three_voids_lose
         self.equal_cards_void: bool = r.equal_cards_void
@@ -257,6 +259,7 @@ class Cirulla(Game):
             "move_number": self.move_number,
             "sides": [list(s) for s in self.sides],
             "target": self.target,
+            "rules": dict(self._rules_json),
             "turn": self.turn,
             "turns": self.turns_per_deal,
             "stock_size": len(self.stock),

@@ -37,8 +37,11 @@ def cards_in_view(view: object) -> set[str]:
     """Every card code anywhere in a JSON-able structure."""
     found: set[str] = set()
     if isinstance(view, dict):
-        for v in view.values():
-            found |= cards_in_view(v)
+        for k, v in view.items():
+            # House rules are public settings: a card code there (Cirulla's matta_card) names a
+            # rule, not a card in play.
+            if k != "rules":
+                found |= cards_in_view(v)
     elif isinstance(view, list):
         for v in view:
             found |= cards_in_view(v)

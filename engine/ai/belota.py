@@ -1,0 +1,693 @@
+"""Computer players for Belòta (``rules/belota.md``), from a seat's view only.
+
+Bidding: the normal player counts its hand's strength for each possible trump (the jack and the
+nine of trump above all, the length in trump, belòta, side aces and guarded tens, and the turned
+card it would receive) and takes, names a suit, or goes sensa when its hand is worth it; it
+answers an opponents' sensa with contru when it holds the aces to beat it.
+
+Play: it declares whatever it holds, draws trumps when its team holds the contract and it has
+the master trump, cashes the master cards of side suits that no opponent can trump, returns the
+suit its partner led and keeps off the suits its partner threw away (its partner's signals),
+loads points on a trick its partner holds safely, takes a trick cheaply when it is worth it, and
+throws its least useful card otherwise. It remembers the cards played and who showed void in a
+suit (or could not beat a trump), so it knows which cards are masters.
+
+The hard player deals the unseen cards at random among the other hands, consistently with the
+view (hand sizes, suits a player showed void in, trumps a player could not have held, declared
+cards and belòta, the turned card with its taker), rebuilds each sampled deal in the engine by
+replaying the hand's bids and cards, plays each candidate action out with the normal rules for
+every seat, and keeps the action with the best average point margin.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.ai.search import monte_carlo
+from engine.belota.game import Belota
+from engine.belota.tables import NATURAL, POINTS, STRENGTH
+from engine.cards import PACK_32
+from engine.errors import IllegalAction
+
+DECLARE = "declare"
+BIDS = ("pass", "take", "sensa", "contru")
+
+# Hand strength for a trump suit, by rank of trump (u valé, u catòrze, ...), and thresholds.
+TRUMP_WEIGHT = {"J": 4.5, "9": 3.5, "A": 2.5, "T": 2.0, "K": 1.2, "Q": 1.2, "8": 1.0, "7": 1.0}
+TAKE = 9.0  # take the turned suit
+NAME = 9.5  # name another suit in the second round
+SENSA = 12.0  # go sensa (the score is doubled)
+CONTRU = 8.0  # answer the opponents' sensa (tripled)
+# What a card kept in hand is worth beyond this trick: trumps keep their power to take.
+TRUMP_KEEP = {"J": 12, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 3, "8": 2.5, "7": 2.5}
+ACE_KEEP = 4  # a master card of a side suit will win a trick later
+# The hard player's model of the others: a sampled deal becomes this much less likely for each
+# past bid or card of another seat that the normal rules would not have chosen with the hand the
+# deal gives it; and how many deals it draws to find a likely one.
+SURPRISE = 0.3
+TRIES = 12
+# A bid decides the whole hand and its playouts vary widely: the hard player leaves the normal
+# bid only for a gain of this many standard errors (measured: searching bids freely lost points
+# to the normal player's bidding).
+BID_CONFIDENCE = 3.0
+
+
+# -- bidding ---------------------------------------------------------------------------------
+def trump_strength(cards: Sequence[str], trump: str) -> float:
+    """How strong ``cards`` are with ``trump`` as trump."""
+    score = 0.0
+    trumps = 0
+    for c in cards:
+        if c[1] == trump:
+            score += TRUMP_WEIGHT[c[0]]
+            trumps += 1
+        elif c[0] == "A":
+            score += 2.0
+        elif c[0] == "T" and "A" + c[1] in cards:
+            score += 1.0
+    if "K" + trump in cards and "Q" + trump in cards:
+        score += 1.5  # belòta: 20 points
+    return score + 0.8 * max(0, trumps - 2)
+
+
+def sensa_strength(cards: Sequence[str]) -> float:
+    """How strong ``cards`` are without trumps: aces, and tens and kings behind them."""
+    score = 0.0
+    for c in cards:
+        s = c[1]
+        if c[0] == "A":
+            score += 3.0
+        elif c[0] == "T":
+            score += 2.0 if "A" + s in cards else 0.5
+        elif c[0] == "K" and "A" + s in cards and "T" + s in cards:
+            score += 1.0
+    return score
+
+
+def choose_bid(hand: Sequence[str], turned: str, legal: Sequence[str], bids: Sequence) -> str:
+    """The normal player's bid from its five cards, the turned card and the bids so far."""
+    if "contru" in legal:
+        return "contru" if sensa_strength(hand) >= CONTRU else "pass"
+    if "take" in legal:
+        if sensa_strength(hand) >= SENSA:
+            return "sensa"
+        if trump_strength([*hand, turned], turned[1]) >= TAKE:
+            return "take"
+        return "pass"
+    named = [c for c in legal if c.startswith("trump:")]
+    if named:
+        if sensa_strength(hand) >= SENSA:
+            return "sensa"
+        best = max(named, key=lambda code: trump_strength([*hand, turned], code[6]))
+        if trump_strength([*hand, turned], best[6]) >= NAME:
+            return best
+        return "pass"
+    # Overturning a fixed trump: only with a hand that wins sensa.
+    if "sensa" in legal and sensa_strength(hand) >= SENSA + 2:
+        return "sensa"
+    return "pass"
+
+
+# -- what a seat knows in the play -------------------------------------------------------------
+class Memory:
+    """What every player can remember of the cards played in order: per seat, the suits it
+    showed void in, the strongest trump it may still hold, the suits it led, and the suits it
+    threw away on its partner's trick (its signals)."""
+
+    __slots__ = (
+        "cap",
+        "done",
+        "leader",
+        "led",
+        "led_by",
+        "strength",
+        "thrown",
+        "trump",
+        "voids",
+        "win_seat",
+        "win_value",
+    )
+
+    def __init__(self, leader: int, trump: str) -> None:
+        self.trump = trump
+        self.strength = STRENGTH[trump]
+        self.leader = leader  # of the trick being played
+        self.done = 0  # cards read so far
+        self.voids: list[set[str]] = [set(), set(), set(), set()]
+        self.cap = [99, 99, 99, 99]
+        self.led_by: list[set[str]] = [set(), set(), set(), set()]
+        self.thrown: list[set[str]] = [set(), set(), set(), set()]
+        self.led = ""
+        self.win_seat = leader
+        self.win_value = -1
+
+    def read(self, played: Sequence[str]) -> Memory:
+        """Take in the cards played since the last reading."""
+        trump = self.trump
+        strength = self.strength
+        for i in range(self.done, len(played)):
+            c = played[i]
+            k = i & 3
+            if k == 0:
+                self.led = c[1]
+                self.led_by[self.leader].add(c[1])
+                self.win_seat, self.win_value = self.leader, strength[c]
+                continue
+            seat = (self.leader + k) & 3
+            led = self.led
+            value = strength[c]
+            win_value = self.win_value
+            if c[1] != led:
+                self.voids[seat].add(led)
+                if self.win_seat == seat ^ 2:
+                    self.thrown[seat].add(c[1])
+                elif trump and led != trump:
+                    if c[1] != trump:
+                        self.voids[seat].add(trump)  # it had to trump, and could not
+                    elif win_value >= 8 and value < win_value:
+                        self.cap[seat] = min(self.cap[seat], win_value)  # could not overtrump
+            elif trump and led == trump and value < win_value:
+                self.cap[seat] = min(self.cap[seat], win_value)  # could not beat the highest
+            if (c[1] == led or c[1] == trump) and value > win_value:
+                self.win_seat, self.win_value = seat, value
+            if k == 3:
+                self.leader = self.win_seat
+        self.done = len(played)
+        return self
+
+
+class Table:
+    """What one seat knows at its turn in the play."""
+
+    __slots__ = (
+        "contract_team",
+        "hand",
+        "leader",
+        "legal",
+        "memory",
+        "seat",
+        "top",
+        "trick",
+        "trump",
+        "unseen",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        trump: str,
+        hand: Sequence[str],
+        legal: Sequence[str],
+        trick: Sequence[str],
+        leader: int,
+        played: Sequence[str],
+        memory: Memory,
+        contract_team: int,
+    ) -> None:
+        self.seat = seat
+        self.trump = trump
+        self.hand = hand
+        self.legal = legal
+        self.trick = trick
+        self.leader = leader
+        self.memory = memory
+        self.contract_team = contract_team
+        unseen = set(PACK_32)
+        unseen.difference_update(played)
+        unseen.difference_update(hand)
+        self.unseen = unseen  # cards in the other hands
+        strength = STRENGTH[trump]
+        top = {"H": -1, "D": -1, "C": -1, "S": -1}
+        for c in unseen:
+            if strength[c] > top[c[1]]:
+                top[c[1]] = strength[c]
+        self.top = top  # per suit, the strength of the best card in the other hands
+
+
+def table_from_view(view: dict[str, Any], legal: Sequence[str]) -> Table:
+    """The knowledge of the seat whose view this is, in the play."""
+    contract = view["contract"]
+    trump = contract["trump"] or ""
+    memory = Memory((view["dealer"] + 1) & 3, trump).read(view["played"])
+    return Table(
+        seat=view["seat"],
+        trump=trump,
+        hand=view["hand"],
+        legal=[c for c in legal if c != DECLARE],
+        trick=[t["card"] for t in view["trick"]],
+        leader=view["leader"],
+        played=view["played"],
+        memory=memory,
+        contract_team=contract["team"],
+    )
+
+
+def _master(t: Table, card: str) -> bool:
+    """Whether no card left in the other hands beats ``card`` within its suit."""
+    return STRENGTH[t.trump][card] > t.top[card[1]]
+
+
+def _opponents_may_trump(t: Table, suit: str) -> bool:
+    """Whether an opponent void in ``suit`` may still hold a trump."""
+    trump = t.trump
+    if not trump or suit == trump or t.top[trump] < 0:
+        return False
+    voids = t.memory.voids
+    return any(suit in voids[p] and trump not in voids[p] for p in (t.seat ^ 1, t.seat ^ 3))
+
+
+def _keep(t: Table, card: str, late: float) -> float:
+    if card[1] == t.trump:
+        return TRUMP_KEEP[card[0]] * late
+    if card[0] in "AT" and _master(t, card):
+        return ACE_KEEP * late
+    return 0.0
+
+
+def choose_card(t: Table) -> str:
+    """The normal player's card."""
+    legal = t.legal
+    if len(legal) == 1:
+        return legal[0]
+    trump = t.trump
+    strength = STRENGTH[trump]
+    points = POINTS[trump]
+    late = len(t.hand) / 8
+    mate = t.seat ^ 2
+    if not t.trick:
+        return _lead(t, strength, points, mate)
+    trick = t.trick
+    led = trick[0][1]
+    win_i, win_value = 0, strength[trick[0]]
+    for i in range(1, len(trick)):
+        c = trick[i]
+        if (c[1] == led or c[1] == trump) and strength[c] > win_value:
+            win_i, win_value = i, strength[c]
+    win_seat = (t.leader + win_i) & 3
+    pot = sum(points[c] for c in trick)
+    last = len(trick) == 3
+    partner_after = len(trick) == 1
+    best, best_score = legal[0], -1e9
+    for card in legal:
+        value = pot + points[card]
+        beats = (card[1] == led or card[1] == trump) and strength[card] > win_value
+        if beats or win_seat == mate:
+            top = card if beats else trick[win_i]
+            if last:
+                hold = 1.0
+            elif _master(t, top) and not (top[1] != trump and _opponents_may_trump(t, top[1])):
+                hold = 0.9
+            else:
+                hold = 0.4
+            score = (2 * hold - 1) * value
+        else:
+            score = -value * (0.5 if partner_after else 1.0)
+        score -= _keep(t, card, late) + 0.01 * strength[card]
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def _lead(t: Table, strength: dict[str, int], points: dict[str, int], mate: int) -> str:
+    legal = t.legal
+    trump = t.trump
+    ours = (t.seat & 1) == t.contract_team
+    voids = t.memory.voids
+    thrown = t.memory.thrown
+    trumps_out = trump and t.top[trump] >= 0
+    opp_trumps = trumps_out and not all(trump in voids[p] for p in (t.seat ^ 1, t.seat ^ 3))
+    mine = [c for c in legal if c[1] == trump]
+    if opp_trumps and ours and mine:
+        top = max(mine, key=strength.__getitem__)
+        if _master(t, top):
+            return top  # draw the opponents' trumps
+    # Cash a master card of a side suit that no opponent can trump.
+    cash = [
+        c for c in legal if c[1] != trump and _master(t, c) and not _opponents_may_trump(t, c[1])
+    ]
+    if cash:
+        return max(cash, key=lambda c: (points[c], strength[c]))
+    side = [c for c in legal if c[1] != trump] or legal
+    partner_suits = t.memory.led_by[mate] - voids[mate] - thrown[mate]
+
+    def risk(c: str) -> tuple[float, ...]:
+        suit = c[1]
+        count = sum(1 for d in t.hand if d[1] == suit)
+        # A ten led while its ace is out is lost; a suit the partner threw away is its weakness.
+        bare_ten = c[0] == "T" and ("A" + suit) in t.unseen
+        return (
+            0 if suit in partner_suits else 1,
+            1 if suit in thrown[mate] else 0,
+            points[c] + (10 if bare_ten else 0),
+            -count,
+            strength[c],
+        )
+
+    return min(side, key=risk)
+
+
+# -- levels ----------------------------------------------------------------------------------
+def _is_bidding(legal: Sequence[str]) -> bool:
+    return any(code in BIDS or code.startswith("trump:") for code in legal)
+
+
+def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """Rule-based bidding by hand strength, and play by points, masters and partner's signals."""
+    if _is_bidding(legal):
+        return choose_bid(view["hand"], view["turned"], legal, view["bids"])
+    if DECLARE in legal:
+        return DECLARE
+    return choose_card(table_from_view(view, legal))
+
+
+def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """A beginner: takes with the jack of the turned suit, declares, and plays loosely."""
+    if _is_bidding(legal):
+        if "take" in legal and "J" + view["turned"][1] in view["hand"] and rng.random() < 0.7:
+            return "take"
+        return "pass" if "pass" in legal else rng.choice(legal)
+    if DECLARE in legal:
+        return DECLARE
+    if rng.random() < 0.4:
+        return rng.choice(legal)
+    trump = view["contract"]["trump"] or ""
+    points = POINTS[trump]
+    strength = STRENGTH[trump]
+    trick = [t["card"] for t in view["trick"]]
+    if trick:
+        led = trick[0][1]
+        top = max(
+            (strength[c] for c in trick if c[1] == led or c[1] == trump), default=strength[trick[0]]
+        )
+        takers = [c for c in legal if (c[1] == led or c[1] == trump) and strength[c] > top]
+        if takers:
+            return max(takers, key=lambda c: (points[c], strength[c]))
+    return min(legal, key=lambda c: (points[c], strength[c]))
+
+
+# -- hard ------------------------------------------------------------------------------------
+def playout(g: Belota) -> list[int]:
+    """Play the current hand to its end with normal play; points per team (0, 0 if annulled).
+
+    Each seat plays from its own hand and the public state (bids, cards played, the trick).
+    """
+    memory: Memory | None = None
+    while True:
+        seat = g.current_seat
+        legal = g.legal_actions(seat)
+        if len(legal) == 1:
+            code = legal[0]
+        elif _is_bidding(legal):
+            code = choose_bid(g.hands[seat], g.turned, legal, g.bids)
+        elif DECLARE in legal:
+            code = DECLARE
+        else:
+            if memory is None:
+                memory = Memory((g.dealer + 1) & 3, g.trump)
+            memory.read(g.played)
+            t = Table(
+                seat,
+                g.trump,
+                g.hands[seat],
+                legal,
+                g.trick,
+                g.leader,
+                g.played,
+                memory,
+                g.declarer & 1,
+            )
+            code = choose_card(t)
+        for event in g.play(seat, code):
+            if event["type"] == "deal_scored":
+                return event["points"]
+            if event["type"] == "deal_annulled":
+                return [0, 0]
+
+
+class Sampler:
+    """Deals the unseen cards consistently with a view and rebuilds the deal in the engine."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        seat = view["seat"]
+        self.seat = seat
+        self.dealer = view["dealer"]
+        self.turned = view["turned"]
+        self.rules = view["rules"]
+        self.bids = [(s, code) for s, code in view["bids"]]
+        self.sizes = list(view["hand_sizes"])
+        self.bidding = view["phase"] == "bidding"
+        hand = list(view["hand"])
+        self.hand = hand
+        known: list[list[str]] = [[], [], [], []]
+        voids: list[set[str]] = [set(), set(), set(), set()]
+        cap = [99, 99, 99, 99]
+        if self.bidding:
+            self.played: list[str] = []
+            self.declared: list[list[dict[str, Any]]] = [[], [], [], []]
+            self.belota = None
+            self.taker = None
+            self.trump = ""
+        else:
+            contract = view["contract"]
+            self.trump = contract["trump"] or ""
+            self.taker = contract["taker"]
+            self.played = list(view["played"])
+            self.declared = view["declarations"]
+            self.belota = view["belota"]
+            for p in range(4):
+                if p != seat:
+                    known[p] = [c for c in view["known_cards"][p]]
+            belota = view["belota"]
+            if belota and belota["played"] == 1 and belota["seat"] != seat:
+                # "Belòta" was said with one of king and queen of trump: the other is in hand.
+                other = [c for c in ("K" + self.trump, "Q" + self.trump) if c not in self.played]
+                for c in other:
+                    if c not in known[belota["seat"]]:
+                        known[belota["seat"]].append(c)
+            memory = Memory((self.dealer + 1) & 3, self.trump).read(self.played)
+            voids, cap = memory.voids, memory.cap
+        self.known = known
+        self.voids = voids
+        self.cap = cap
+        taken = set(hand) | set(self.played) | {c for k in known for c in k}
+        if self.bidding:
+            taken.add(self.turned)
+        self.unknown = [c for c in PACK_32 if c not in taken]
+        self.strength = STRENGTH[self.trump]
+        # A declared sequence is a whole run: the cards just below and above it were not in
+        # that hand, or the run would be longer.
+        beyond: list[set[str]] = [set(), set(), set(), set()]
+        for p, found in enumerate(self.declared):
+            for d in found:
+                if d["name"] != "carre":
+                    low = NATURAL.index(d["cards"][0][0]) - 1
+                    high = NATURAL.index(d["top"]) + 1
+                    for i in (low, high):
+                        if 0 <= i < 8:
+                            beyond[p].add(NATURAL[i] + d["suit"])
+        # Who may hold each unknown card (the rest of the deck, during the bidding, anything).
+        self.allowed: dict[str, list[int]] = {}
+        for c in self.unknown:
+            self.allowed[c] = [
+                p
+                for p in range(4)
+                if p != seat
+                and c[1] not in voids[p]
+                and not (self.trump and c[1] == self.trump and self.strength[c] > cap[p])
+                and c not in beyond[p]
+            ]
+
+    def deal_hands(self, rng: random.Random) -> tuple[list[list[str]], list[str]] | None:
+        """Current hands for the other seats (and the undealt rest), or None if stuck."""
+        hands = [list(k) for k in self.known]
+        hands[self.seat] = list(self.hand)
+        room = [self.sizes[p] - len(hands[p]) for p in range(4)]
+        room[self.seat] = 0
+        cards = self.unknown[:]
+        rng.shuffle(cards)
+        rest: list[str] = []
+        if self.bidding:
+            rest = cards[sum(room) :]
+            cards = cards[: sum(room)]
+        else:
+            cards.sort(key=lambda c: len(self.allowed[c]))  # most constrained first
+        for c in cards:
+            options = [p for p in self.allowed[c] if room[p] > 0] if not self.bidding else None
+            if options is None:
+                options = [p for p in range(4) if room[p] > 0]
+            if not options:
+                return None
+            # A seat with more room is likelier to hold the card.
+            r = rng.randrange(sum(room[p] for p in options))
+            for p in options:
+                r -= room[p]
+                if r < 0:
+                    break
+            hands[p].append(c)
+            room[p] -= 1
+        return hands, rest
+
+    def deck(self, hands: list[list[str]], rest: list[str], rng: random.Random) -> list[str]:
+        """The deck that deals these hands (with the cards each seat has played) and the rest.
+
+        Which of another seat's cards came before the bidding and which were served after it
+        is not known: that is drawn at random too.
+        """
+        order = [(self.dealer + 1 + i) & 3 for i in range(4)]
+        if self.bidding:
+            dealt = {p: hands[p] for p in order}
+            served = rest
+        else:
+            owned: list[list[str]] = [list(h) for h in hands]
+            leader = (self.dealer + 1) & 3
+            strength = self.strength
+            trump = self.trump
+            for start in range(0, len(self.played), 4):
+                trick = self.played[start : start + 4]
+                led = trick[0][1]
+                win, best = leader, -1
+                for k, c in enumerate(trick):
+                    p = (leader + k) & 3
+                    owned[p].append(c)
+                    if (k == 0 or c[1] == led or c[1] == trump) and strength[c] > best:
+                        win, best = p, strength[c]
+                if len(trick) == 4:
+                    leader = win
+            dealt = {}
+            served = []
+            for p in order:
+                cards = [c for c in owned[p] if not (p == self.taker and c == self.turned)]
+                if p != self.seat:
+                    rng.shuffle(cards)
+                dealt[p] = cards[:5]
+                served += cards[5:]
+        return (
+            [c for p in order for c in dealt[p][:3]]
+            + [c for p in order for c in dealt[p][3:5]]
+            + [self.turned]
+            + served
+        )
+
+    def rebuild(self, deck: list[str], check: bool = False) -> tuple[Belota, int] | None:
+        """The sampled deal in the engine, replayed up to now, or None if it cannot be; and
+        with ``check``, how many of the other seats' past bids and cards the normal rules would
+        not have chosen with the hands this deal gives them."""
+        g = Belota(4, deck=deck, dealer=self.dealer, rules=self.rules)
+        me = self.seat
+        surprises = 0
+        try:
+            for seat, code in self.bids:
+                if check and seat != me:
+                    legal = g.legal_actions(seat)
+                    if choose_bid(g.hands[seat], g.turned, legal, g.bids) != code:
+                        surprises += 1
+                g.play(seat, code)
+            declared = self.declared
+            memory = Memory((self.dealer + 1) & 3, self.trump)
+            for card in self.played:
+                seat = g.current_seat
+                if declared[seat] and g.tricks_done == 0 and not g.declared[seat]:
+                    g.play(seat, DECLARE)
+                if check and seat != me:
+                    legal = g.legal_actions(seat)
+                    if DECLARE in legal:
+                        surprises += 1  # the normal rules declare whatever they hold
+                        legal.remove(DECLARE)
+                    if len(legal) > 1:
+                        memory.read(g.played)
+                        t = Table(
+                            seat,
+                            g.trump,
+                            g.hands[seat],
+                            legal,
+                            g.trick,
+                            g.leader,
+                            g.played,
+                            memory,
+                            g.declarer & 1,
+                        )
+                        if choose_card(t) != card:
+                            surprises += 1
+                g.play(seat, card)
+            seat = g.current_seat
+            if not self.bidding and declared[seat] and g.tricks_done == 0 and not g.declared[seat]:
+                g.play(seat, DECLARE)
+        except IllegalAction:
+            return None
+        if not self.bidding:
+            # Declarations are all or nothing: a sampled hand must hold exactly those declared.
+            for p in range(4):
+                if declared[p] and g.declared[p] != declared[p]:
+                    return None
+            belota = self.belota
+            if (belota or None) != (
+                {"seat": g.belota_seat, "played": g.belota_played} if g.belota_played else None
+            ):
+                return None
+        return g, surprises
+
+    def sample(self, rng: random.Random) -> tuple[list[str], Belota]:
+        """A deck consistent with the view and its deal rebuilt up to now, favouring deals in
+        which the other seats' past choices are the ones the normal rules would make."""
+        best = None
+        fewest = 99
+        for attempt in range(200):
+            dealt = self.deal_hands(rng)
+            if dealt is None:
+                continue
+            deck = self.deck(*dealt, rng)
+            rebuilt = self.rebuild(deck, check=True)
+            if rebuilt is None:
+                continue
+            g, surprises = rebuilt
+            if rng.random() < SURPRISE**surprises:
+                return deck, g
+            if surprises < fewest:
+                best, fewest = (deck, g), surprises
+            if attempt >= TRIES and best is not None:
+                return best
+        if best is None:
+            raise ValueError("belota view is inconsistent: no deal matches what was played")
+        return best
+
+
+def hard(
+    view: dict[str, Any],
+    legal: list[str],
+    rng: random.Random,
+    budget_ms: float | None = None,
+    samples: int | None = None,
+) -> str:
+    """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
+    if DECLARE in legal:
+        return DECLARE
+    first = normal(view, legal, rng)
+    candidates = [first, *(c for c in legal if c != first)]
+    sampler = Sampler(view)
+    seat = view["seat"]
+    team = seat & 1
+    spare: list[Belota] = []
+
+    def sample(r: random.Random) -> list[str]:
+        deck, g = sampler.sample(r)
+        spare.append(g)  # the first candidate plays on this copy
+        return deck
+
+    def value(deck: list[str], code: str, _r: random.Random) -> float:
+        if spare:
+            g = spare.pop()
+        else:
+            rebuilt = sampler.rebuild(deck)
+            assert rebuilt is not None
+            g = rebuilt[0]
+        g.play(seat, code)
+        points = playout(g)
+        return float(points[team] - points[1 - team])
+
+    if samples is None and budget_ms is None:
+        raise ValueError("hard needs a time budget or a number of samples")
+    confidence = BID_CONFIDENCE if _is_bidding(legal) else 0.0
+    return monte_carlo(candidates, sample, value, rng, budget_ms, samples, confidence)

@@ -1,0 +1,402 @@
+"""Computer players for Cirulla (``rules/cirulla.md``), from a seat's view only.
+
+The normal player knocks whenever its hand holds a buona, and values every way of playing a
+card: what the capture brings (the settebello, diamonds for the denari, sevens and sixes for the
+primiera, the grande's and the piccola's diamonds while they can still be completed, cards for
+the carte, and a scopa), against what it leaves on the table for the next opponent, who may hold
+a card that sweeps it (a fifteen, a sum, or an ace on a table without aces) with the chance of
+holding it counted from the cards still unseen.
+
+The hard player deals the unseen cards at random among the other hands and the stock (the hands
+shown by a knock stay as shown), sets up an engine game in that state, plays its most promising
+actions out to the end of the deal with the normal rules for every seat, and keeps the action
+with the best average point margin of the deal.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache, lru_cache
+from typing import Any
+
+from engine.ai.search import monte_carlo
+from engine.cards import PACK_40
+from engine.cirulla.buone import hand_buone
+from engine.cirulla.captures import capture_table
+from engine.cirulla.cards import CODES, INDEX, VALUES
+from engine.cirulla.game import Cirulla
+
+KNOCK = "knock"
+VALUE = {c: VALUES[INDEX[c]] for c in PACK_40}
+GRANDE = ("JD", "QD", "KD")
+PICCOLA = ("AD", "2D", "3D")
+# What a captured card is worth, in points of the deal: each item is 1 point (grande 5, piccola
+# 3 to 6), so a card is worth its share of the items it helps to win.
+CARD = 0.08  # carte: 21 of 40 cards win 1 point
+DIAMOND = 0.22  # denari: 6 of 10 diamonds win 1 point
+PRIMIERA = {"7": 0.35, "6": 0.2, "A": 0.12, "5": 0.05}
+SETTEBELLO = 1.0
+GRANDE_CARD = 1.3  # 5 points for the three
+PICCOLA_CARD = 0.8  # 3 points for the three, more with 4, 5, 6 of diamonds
+SCOPA = 1.0
+# The hard player plays out this many of the normal player's best actions.
+CANDIDATES = 5
+
+
+@cache
+def parse(code: str) -> tuple[str, tuple[str, ...]]:
+    """An action code as the card played and the cards it captures."""
+    card, _, rest = code.partition(":")
+    return card, tuple(rest.split("+")) if rest else ()
+
+
+class Seen:
+    """What one seat knows at its turn: its hand, the table, the piles, the unseen cards."""
+
+    __slots__ = (
+        "last",
+        "matta",
+        "matta_value",
+        "next_hand",
+        "table",
+        "unseen",
+        "values",
+        "worth",
+        "worth_key",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        n: int,
+        hand: list[str],
+        table: list[str],
+        piles: list[list[str]] | list[set[str]],
+        shown: list[str],
+        hand_sizes: list[int],
+        stock: int,
+        matta: str,
+        matta_value: int,
+        grande_points: int,
+    ) -> None:
+        self.table = table
+        self.matta = matta
+        self.matta_value = matta_value
+        side = seat % 2 if n == 4 else seat
+        mine = piles[side]
+        others = [c for i, p in enumerate(piles) if i != side for c in p]
+        # Unseen cards by value: the next player may hold them.
+        known = set(hand).union(table, shown, *piles)
+        values = [0] * 11
+        for c in PACK_40:
+            if c not in known:
+                values[matta_value if c == matta else VALUE[c]] += 1
+        self.values = values
+        self.unseen = sum(values)
+        self.next_hand = hand_sizes[(seat + 1) % n]
+        # The last card of the deal makes no scopa.
+        self.last = stock == 0 and sum(hand_sizes) == 1
+        self.worth_key = _worth_key(mine, others, grande_points)
+        self.worth = _worth_table(*self.worth_key)
+
+    def value_of(self, card: str) -> int:
+        """The value a card has for captures now."""
+        return self.matta_value if card == self.matta else VALUE[card]
+
+
+def _worth_key(mine: Any, others: list[str], grande_points: int) -> tuple:
+    """Which items are still to be won, given the piles so far (the key of ``_worth_table``)."""
+    theirs = set(others)
+    mine_d = sum(c[1] == "D" for c in mine)
+    theirs_d = sum(c[1] == "D" for c in theirs)
+    return (
+        mine_d < 6 and theirs_d < 6,
+        len(mine) < 21 and len(theirs) < 21,
+        not theirs.intersection(GRANDE),
+        not theirs.intersection(PICCOLA),
+        grande_points,
+    )
+
+
+@cache
+def _worth_table(
+    denari_open: bool, carte_open: bool, grande_open: bool, piccola_open: bool, grande_points: int
+) -> dict[str, float]:
+    """Each card's worth while the denari, the carte, the grande and the piccola are (or are
+    no longer) to be won."""
+    worth = {}
+    for c in PACK_40:
+        w = CARD if carte_open else 0.0
+        w += PRIMIERA.get(c[0], 0.0)
+        if c[1] == "D":
+            w += DIAMOND if denari_open else 0.02
+            if c == "7D":
+                w += SETTEBELLO
+            elif c in GRANDE and grande_open:
+                w += GRANDE_CARD * grande_points / 5
+            elif c in PICCOLA and piccola_open:
+                w += PICCOLA_CARD
+        worth[c] = w
+    return worth
+
+
+def seen_from_view(view: dict[str, Any]) -> Seen:
+    """The knowledge of the seat whose view this is."""
+    rules = view["rules"]
+    shown = [c for h in view["shown_hands"] if h for c in h]
+    return Seen(
+        seat=view["seat"],
+        n=view["players"],
+        hand=view["hand"],
+        table=view["table"],
+        piles=view["captured"],
+        shown=shown,
+        hand_sizes=view["hand_sizes"],
+        stock=view["stock_size"],
+        matta=rules["matta_card"],
+        matta_value=view["matta_value"],
+        grande_points=25 if rules["grande_25"] else 5,
+    )
+
+
+def exposure(s: Seen, table: list[str]) -> float:
+    """What the next opponent may win from ``table``: the best capture it may hold, weighted by
+    the chance that it holds a card of that value."""
+    unseen = s.unseen
+    held = s.next_hand
+    if not table or not unseen or not held:
+        return 0.0
+    best = _best_captures(tuple(table), s.matta, s.matta_value, s.worth_key)
+    worst = 0.0
+    counts = s.values
+    for v in range(1, 11):
+        k = counts[v]
+        if k and best[v]:
+            chance = 1.0 - (1.0 - k / unseen) ** held if k < unseen else 1.0
+            if chance * best[v] > worst:
+                worst = chance * best[v]
+    return worst
+
+
+@lru_cache(maxsize=1 << 16)
+def _best_captures(
+    table: tuple[str, ...], matta: str, matta_value: int, worth_key: tuple
+) -> tuple[float, ...]:
+    """For each value 1..10, the most a card of that value wins from ``table``."""
+    worth = _worth_table(*worth_key)
+    values = tuple(matta_value if c == matta else VALUE[c] for c in table)
+    captures = capture_table(values)
+    best = [0.0] * 11
+    for v in range(1, 11):
+        for positions, _how in captures[v]:
+            gain = CARD
+            for i in positions:
+                gain += worth[table[i]]
+            if len(positions) == len(table):
+                gain += SCOPA
+            if gain > best[v]:
+                best[v] = gain
+    return tuple(best)
+
+
+def score(s: Seen, code: str) -> float:
+    """The normal player's value of an action: its gain now, less what it exposes."""
+    card, taken = parse(code)
+    worth = s.worth
+    table = s.table
+    if taken:
+        # The card played was ours already, though not safely: a card in hand may have to be
+        # laid later. Securing it counts for half its worth.
+        gain = worth[card] * 0.5
+        for c in taken:
+            gain += worth[c]
+        if len(taken) == len(table) and not s.last:
+            gain += SCOPA
+        left = [c for c in table if c not in taken]
+    else:
+        gain = 0.0
+        left = [*table, card]
+    return gain - exposure(s, left)
+
+
+def pick(s: Seen, legal: list[str]) -> str:
+    """The normal player's action among ``legal``."""
+    if KNOCK in legal:
+        return KNOCK  # a buona is points, and it counts only if declared now
+    best, best_score = legal[0], -1e9
+    for code in legal:
+        v = score(s, code)
+        if v > best_score:
+            best, best_score = code, v
+    return best
+
+
+def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """Rule-based play: buone, scopas, settebello, denari, primiera, and no table left to sweep."""
+    if KNOCK in legal:
+        return KNOCK
+    return pick(seen_from_view(view), legal)
+
+
+def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """A beginner: knocks, often plays anything, otherwise takes the most cards it can."""
+    if KNOCK in legal:
+        return KNOCK
+    if rng.random() < 0.4:
+        return rng.choice(legal)
+    return max(legal, key=lambda code: (len(parse(code)[1]), -VALUE[parse(code)[0]]))
+
+
+# -- hard ------------------------------------------------------------------------------------
+class Sampler:
+    """Deals the unseen cards consistently with a view and sets up an engine game in that state."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        n = view["players"]
+        self.n = n
+        seat = view["seat"]
+        self.seat = seat
+        self.hands = [
+            list(view["hand"]) if p == seat else list(view["shown_hands"][p] or [])
+            for p in range(n)
+        ]
+        self.room = [
+            0 if p == seat else view["hand_sizes"][p] - len(self.hands[p]) for p in range(n)
+        ]
+        known = {c for h in self.hands for c in h}.union(view["table"], *view["captured"])
+        self.unknown = [c for c in PACK_40 if c not in known]
+        if sum(self.room) + view["stock_size"] != len(self.unknown):
+            raise ValueError("cirulla view is inconsistent: unseen cards do not fill the hands")
+        self.base = Cirulla(n, seed=0, dealer=view["dealer"], rules=view["rules"])
+
+    def sample(self, rng: random.Random) -> list[list[str]]:
+        """Every hand and the stock (last), dealt at random."""
+        cards = self.unknown[:]
+        rng.shuffle(cards)
+        hands = [list(h) for h in self.hands]
+        i = 0
+        for p in range(self.n):
+            k = self.room[p]
+            hands[p] += cards[i : i + k]
+            i += k
+        return [*hands, cards[i:]]
+
+    def game(self, dealt: list[list[str]]) -> Cirulla:
+        """An engine game in the sampled state, the seat to act as in the view."""
+        v = self.view
+        n = self.n
+        g = Cirulla.__new__(Cirulla)
+        g.__dict__.update(self.base.__dict__)
+        g.actions = []
+        g.scores = list(v["scores"])
+        g.dealer = v["dealer"]
+        g.deal = v["deal"]
+        g.voids_in_a_row = v["voids_in_a_row"]
+        g.over = False
+        g.winner_seats = []
+        g.stock = [INDEX[c] for c in dealt[n]]
+        g.hands = [sorted(INDEX[c] for c in h) for h in dealt[:n]]
+        g.table = sorted(INDEX[c] for c in v["table"])
+        g.piles = [[INDEX[c] for c in p] for p in v["captured"]]
+        g.diamonds = [sum(c[1] == "D" for c in p) for p in v["captured"]]
+        g.marks = {name: list(points) for name, points in v["marks"].items()}
+        g.last_capture_side = v["last_capture_side"]
+        g.turn = v["turn"]
+        g.turn_cards = g.first_turn_cards if g.turn == 1 else 3
+        g.turn_plays = g.turn_cards * n
+        g.plays_in_turn = g.turn_plays - sum(v["hand_sizes"])
+        g.matta_value = v["matta_value"]
+        g.last_play = None
+        g.shown = [h is not None for h in v["shown_hands"]]
+        g.knocked = list(v["knocked"])
+        # A seat that has not played this turn may still knock the buona its hand holds.
+        g.knock_buone = [
+            hand_buone(tuple(h), g.matta, g.scoring)
+            if len(h) == g.turn_cards and not g.knocked[p]
+            else ()
+            for p, h in enumerate(g.hands)
+        ]
+        g.turn_buone = []
+        g.calls = []
+        g.pending_reveals = []
+        g.opening_events = []
+        g.current = v["current_seat"]
+        g._options = None
+        return g
+
+
+def playout(g: Cirulla, side: int, first: str) -> float:
+    """Play ``first``, then the deal out with normal play for every seat; the deal's point
+    margin of ``side``."""
+    n = g.players
+    grande = g.grande_points
+    code = first
+    while True:
+        seat = g.current
+        if not code:
+            code = _playout_choice(g, seat, n, grande)
+        events = g.play(seat, code)
+        code = ""
+        for event in events:
+            kind = event["type"]
+            if kind == "deal_scored":
+                points = event["points"]
+                return points[side] - max(p for i, p in enumerate(points) if i != side)
+            if kind == "partitone":
+                # All ten diamonds win the game at once: worth more than any deal.
+                return 60.0 if event["side"] == side else -60.0
+
+
+def _playout_choice(g: Cirulla, seat: int, n: int, grande: int) -> str:
+    """The normal player for a seat of a simulated game (its own hand and the public state)."""
+    legal = g.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if KNOCK in legal:
+        return KNOCK
+    hands = g.hands
+    shown = [CODES[c] for p in range(n) if p != seat and g.shown[p] for c in hands[p]]
+    s = Seen(
+        seat,
+        n,
+        [CODES[c] for c in hands[seat]],
+        [CODES[c] for c in g.table],
+        [[CODES[c] for c in p] for p in g.piles],
+        shown,
+        [len(h) for h in hands],
+        len(g.stock),
+        CODES[g.matta],
+        g.matta_value,
+        grande,
+    )
+    return pick(s, legal)
+
+
+def hard(
+    view: dict[str, Any],
+    legal: list[str],
+    rng: random.Random,
+    budget_ms: float | None = None,
+    samples: int | None = None,
+) -> str:
+    """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
+    if KNOCK in legal:
+        return KNOCK
+    rules = view["rules"]
+    if rules.get("pairs_contest"):
+        # Calls and their reveals are not rebuilt from a view: play by the rules instead.
+        return normal(view, legal, rng)
+    s = seen_from_view(view)
+    ranked = sorted(legal, key=lambda code: -score(s, code))
+    candidates = ranked[:CANDIDATES]
+    sampler = Sampler(view)
+    n = view["players"]
+    side = view["seat"] % 2 if n == 4 else view["seat"]
+
+    def value(dealt: list[list[str]], code: str, _r: random.Random) -> float:
+        return playout(sampler.game(dealt), side, code)
+
+    if samples is None and budget_ms is None:
+        raise ValueError("hard needs a time budget or a number of samples")
+    return monte_carlo(candidates, sampler.sample, value, rng, budget_ms, samples)

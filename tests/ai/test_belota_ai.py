@@ -1,0 +1,204 @@
+"""Belòta's computer players: bidding by hand strength, play, memory of voids, and deals.
+
+Deals follow the rules file's layout (dealer 0): ``deck[0..11]`` are the 3-card packets from
+seat 1, ``deck[12..19]`` the 2-card packets, ``deck[20]`` the turned card, then the rest served
+after the bidding. Partners: seats 0 and 2, seats 1 and 3.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.ai import belota as ai
+from engine.ai import choose
+from engine.belota.tables import STRENGTH
+from engine.cards import PACK_32
+from tests.engine.belota_deals import new_hand
+
+TAKE = ["take", "pass", "pass", "pass"]
+
+
+def bidding_deck(first_five: dict[int, str], turned: str) -> list[str]:
+    """A deck (dealer 0) that gives each listed seat those five cards before the bidding."""
+    fives = {s: text.split() for s, text in first_five.items()}
+    used = {c for cards in fives.values() for c in cards} | {turned}
+    spare = iter(c for c in PACK_32 if c not in used)
+    for s in range(4):
+        fives.setdefault(s, [])
+        while len(fives[s]) < 5:
+            fives[s].append(next(spare))
+    order = [1, 2, 3, 0]
+    rest = list(spare)
+    return (
+        [c for s in order for c in fives[s][:3]]
+        + [c for s in order for c in fives[s][3:]]
+        + [turned]
+        + rest
+    )
+
+
+def normal_choice(g: engine.Game) -> str:
+    seat = g.current_seat
+    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0))
+
+
+def test_normal_takes_the_turned_suit_with_jack_and_nine():
+    """Jack and nine of the turned suit (u valé, u catòrze) and a side ace make a take."""
+    g = engine.new_game("belota", deck=bidding_deck({1: "JH 9H AS 7C 8D"}, "7H"), dealer=0)
+    assert normal_choice(g) == "take"
+
+
+def test_normal_passes_a_weak_hand():
+    g = engine.new_game("belota", deck=bidding_deck({1: "7C 8D 9S TC QD"}, "7H"), dealer=0)
+    assert normal_choice(g) == "pass"
+
+
+def test_normal_names_its_strongest_suit_in_the_second_round():
+    deck = bidding_deck({1: "JS 9S AS TS 8D", 2: "7C 8C 9C QD KD"}, "7H")
+    g = engine.new_game("belota", deck=deck, dealer=0)
+    for _ in range(4):
+        g.play(g.current_seat, "pass")
+    assert g.current_seat == 1
+    assert normal_choice(g) == "trump:S"
+
+
+def test_normal_answers_the_opponents_sensa_with_contru_when_holding_the_aces():
+    deck = bidding_deck({1: "AD AC 7S 8S 9S", 2: "AS AH TS TH KD"}, "7C")
+    g = engine.new_game("belota", deck=deck, dealer=0)
+    g.play(1, "sensa")  # seat 2, the declarer's right-hand opponent, answers first
+    assert g.current_seat == 2
+    assert normal_choice(g) == "contru"
+
+
+def test_normal_declares_what_it_holds():
+    """Declarations score for the team holding the best: the normal player always declares."""
+    declared = 0
+    for seed in range(40):
+        g = engine.new_game("belota", seed=seed)
+        rng = random.Random(seed)
+        while g.current_seat is not None and g.view(0)["phase"] == "bidding" and g.deal == 1:
+            g.play(
+                g.current_seat,
+                choose(g.view(g.current_seat), g.legal_actions(g.current_seat), "normal", rng),
+            )
+        for _ in range(4):
+            if g.current_seat is None or g.view(0)["phase"] != "playing":
+                break
+            seat = g.current_seat
+            legal = g.legal_actions(seat)
+            code = normal_choice(g)
+            assert code == "declare" if "declare" in legal else code != "declare"
+            declared += code == "declare"
+            g.play(seat, code)
+            if code == "declare":
+                g.play(seat, normal_choice(g))
+    assert declared > 3
+
+
+def test_normal_takes_a_led_king_with_the_ace_of_its_suit():
+    """Seat 1 leads KS; seat 2 holds AS and TS: the ace takes the king (11 + 4)."""
+    hands = {
+        1: "9H TH 8S KS AD KD AC KC",
+        2: "7H 8H AS TS QD JD QC JC",
+        3: "JH QH 7S 9S TD 9D TC 9C",
+        0: "AH KH QS JS 8D 7D 8C 7C",
+    }
+    g, _ = new_hand(hands, taker=1, turned="TH", bids=TAKE)
+    g.play(1, "KS")
+    assert normal_choice(g) == "AS"
+
+
+def test_normal_loads_its_ten_when_the_partner_holds_the_trick():
+    hands = {
+        1: "9H TH 8S KS AD KD AC KC",
+        2: "7H 8H AS 7S QD JD QC JC",
+        3: "JH QH TS 9S TD 9D TC 9C",
+        0: "AH KH QS JS 8D 7D 8C 7C",
+    }
+    g, _ = new_hand(hands, taker=1, turned="TH", bids=TAKE)
+    for seat, card in ((1, "KS"), (2, "AS"), (3, "9S")):
+        g.play(seat, card)
+    # Seat 0 plays last; its partner seat 2 holds the trick with the ace: QS (3) or JS (2)?
+    # It loads the queen, the most points it can give.
+    assert normal_choice(g) == "QS"
+
+
+def test_memory_reads_voids_and_trumps_a_player_could_not_hold():
+    """Not following suit shows a void; not trumping an opponent's trick shows no trump;
+    not beating the highest trump on a trump lead shows no higher trump."""
+    trump = "H"
+    # Trick 1 (seat 1 leads): 7S, seat 2 follows 8S, seat 3 throws 7D (no spade, no trump:
+    # its partner seat 1 was not winning), seat 0 follows 9S.
+    # Trick 2 (seat 0 leads JH): seat 1 plays 7H (cannot beat the jack).
+    played = ["7S", "8S", "7D", "9S", "JH", "7H"]
+    memory = ai.Memory(1, trump).read(played)
+    assert memory.voids[3] == {"S", "H"}
+    assert memory.cap[1] == STRENGTH[trump]["JH"]
+    assert memory.led_by[0] == {"H"} and memory.led_by[1] == {"S"}
+
+
+def test_memory_reads_a_card_thrown_on_the_partners_trick_as_a_signal():
+    # Seat 1 leads AS and holds the trick; seat 3 (its partner) throws 7D: a weak suit.
+    memory = ai.Memory(1, "H").read(["AS", "8S", "7D", "9S"])
+    assert memory.thrown[3] == {"D"} and "S" in memory.voids[3]
+    assert "H" not in memory.voids[3]  # its partner held the trick: no need to trump
+
+
+def random_position(seed: int, moves: int) -> engine.Game:
+    g = engine.new_game("belota", seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = g.current_seat
+        legal = g.legal_actions(seat)
+        g.play(
+            seat,
+            choose(g.view(seat), legal, "normal", rng) if rng.random() < 0.7 else rng.choice(legal),
+        )
+        if g.view(0)["phase"] != "playing" and g.deal > 1:
+            break
+    return g
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 40))
+def test_hard_deals_hidden_cards_consistently_with_the_view(seed, moves):
+    """Sampled deals rebuild the hand so far in the engine: every bid and card replays legally,
+    the seat keeps its own hand, and nobody holds a card of a suit it showed void in."""
+    g = random_position(seed, moves)
+    seat = g.current_seat
+    if seat is None:
+        return
+    view = g.view(seat)
+    sampler = ai.Sampler(view)
+    rng = random.Random(seed)
+    for _ in range(3):
+        deck, rebuilt = sampler.sample(rng)
+        assert sorted(deck) == sorted(PACK_32)
+        assert rebuilt.current_seat == seat
+        assert sorted(rebuilt.hands[seat]) == sorted(view["hand"])
+        assert [len(h) for h in rebuilt.hands] == view["hand_sizes"]
+        if view["phase"] == "playing":
+            assert rebuilt.played == view["played"]
+            memory = ai.Memory((view["dealer"] + 1) & 3, rebuilt.trump).read(view["played"])
+            for p in range(4):
+                assert not any(c[1] in memory.voids[p] for c in rebuilt.hands[p])
+                for c in view["known_cards"][p]:
+                    assert c in rebuilt.hands[p]
+            assert rebuilt.declared == view["declarations"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_returns_a_legal_action_in_bidding_and_play(seed):
+    g = engine.new_game("belota", seed=seed)
+    rng = random.Random(seed)
+    for _ in range(12):
+        seat = g.current_seat
+        legal = g.legal_actions(seat)
+        code = ai.hard(g.view(seat), legal, rng, samples=3)
+        assert code in legal
+        g.play(seat, code)

@@ -1,0 +1,232 @@
+"""Briscola's computer players: the normal player's tactics, the hard player's deals and search.
+
+Deals are fixed with explicit decks (``rules/briscola.md``: hands are dealt one card at a time
+from ``deck[0]``, starting with seat ``dealer+1``; ``deck[-1]`` is the briscola card).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.ai import briscola as ai
+from engine.ai import choose
+from engine.briscola import CARD_POINTS
+from engine.cards import PACK_40
+
+
+def deck_with(top: list[str], last: str) -> list[str]:
+    """A 40-card deck that starts with ``top`` and ends with ``last`` (the briscola card)."""
+    rest = [c for c in PACK_40 if c not in top and c != last]
+    return [*top, *rest, last]
+
+
+def two_player(seat1: list[str], seat0: list[str], briscola: str) -> engine.Game:
+    """A two-player deal, dealer 0: seat 1 holds ``seat1`` and leads, seat 0 holds ``seat0``."""
+    top = [c for pair in zip(seat1, seat0, strict=True) for c in pair]
+    return engine.new_game("briscola", 2, deck=deck_with(top, briscola), dealer=0)
+
+
+def normal_choice(g: engine.Game) -> str:
+    seat = g.current_seat
+    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0))
+
+
+def test_normal_strozza_a_led_liscio_with_the_ace_when_playing_last():
+    """Stròsa ed màs'c: the ace of the suit led takes the trick and brings 11 points."""
+    g = two_player(["4C", "5H", "6H"], ["AC", "2S", "5D"], "7S")
+    g.play(1, "4C")
+    assert normal_choice(g) == "AC"
+
+
+def test_normal_takes_a_led_carico_with_its_smallest_briscola():
+    g = two_player(["AH", "5C", "6C"], ["KS", "2S", "4D"], "7S")
+    g.play(1, "AH")
+    assert normal_choice(g) == "2S"
+
+
+def test_normal_saves_its_briscole_on_a_pointless_trick():
+    """A liscio led is answered with a liscio, not a briscola."""
+    g = two_player(["4C", "5C", "6C"], ["2S", "6H", "KD"], "7S")
+    g.play(1, "4C")
+    assert normal_choice(g) == "6H"
+
+
+def test_normal_loads_a_trick_its_partner_holds_when_playing_last():
+    """Four players: the partner holds the trick with the three of briscola, seat 0 adds its ace."""
+    # Dealer 0: seat 1 gets deck[0], deck[4], deck[8]; seat 2 deck[1], ...; seat 0 deck[3], ...
+    hands = {1: ["4C", "5C", "6C"], 2: ["3S", "4H", "5H"], 3: ["5D", "6D", "7D"]}
+    hands[0] = ["AC", "2D", "6H"]
+    top = [hands[s][k] for k in range(3) for s in (1, 2, 3, 0)]
+    g = engine.new_game("briscola", 4, deck=deck_with(top, "7S"), dealer=0)
+    for seat, card in ((1, "4C"), (2, "3S"), (3, "5D")):
+        g.play(seat, card)
+    assert normal_choice(g) == "AC"
+
+
+def test_normal_looks_at_the_partners_hand_when_allowed():
+    """partner_peek: the look costs nothing, so normal and hard take it."""
+    g = engine.new_game("briscola", 4, seed=8)
+    while "peek" not in g.legal_actions(g.current_seat):
+        seat = g.current_seat
+        g.play(seat, g.legal_actions(seat)[0])
+    seat = g.current_seat
+    for level in ("normal", "hard"):
+        assert choose(g.view(seat), g.legal_actions(seat), level, budget_ms=5) == "peek"
+
+
+def test_easy_grabs_a_trick_it_can_take_more_often_than_chance():
+    """The beginner's light preference: when it can take the trick it mostly does."""
+    g = two_player(["KC", "5H", "6H"], ["AC", "4H", "5D"], "7S")
+    g.play(1, "KC")
+    view, legal = g.view(0), g.legal_actions(0)
+    picks = [choose(view, legal, "easy", random.Random(i)) for i in range(300)]
+    assert picks.count("AC") > 150  # a uniform choice would take it about 100 times
+    assert set(picks) == set(legal)  # and it still plays anything now and then
+
+
+def random_position(seed: int, players: int, moves: int) -> engine.Game:
+    """A game after ``moves`` random actions (or fewer, if it ends first)."""
+    g = engine.new_game("briscola", players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = g.current_seat
+        if seat is None:
+            break
+        g.play(seat, rng.choice(g.legal_actions(seat)))
+    return g
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 38))
+def test_hard_deals_hidden_cards_consistently_with_the_view(players, seed, moves):
+    """Every sampled deal keeps the seat's hand, the played cards, the hand sizes, the briscola
+    card at the bottom of the stock, the partner's cards seen in the look, and the turned card
+    with the last player who drew."""
+    g = random_position(seed, players, moves)
+    seat = g.current_seat
+    if seat is None:
+        return
+    if "peek" in g.legal_actions(seat):
+        g.play(seat, "peek")
+    view = g.view(seat)
+    seen = ai.seen_from_view(view)
+    sample = ai.sampler(view, seen)
+    rng = random.Random(seed)
+    for _ in range(5):
+        deal = sample(rng)
+        assert sorted(deal.hands[seat]) == sorted(view["hand"])
+        assert [len(h) for h in deal.hands] == view["hand_sizes"]
+        assert len(deal.stock) == view["stock"]
+        if view["briscola_card"]:
+            assert deal.stock[0] == view["briscola_card"]
+        cards = [c for h in deal.hands for c in h] + deal.stock + view["played"]
+        cards += [view["removed"]] if players == 3 else []
+        assert sorted(cards) == sorted(PACK_40)
+        for card in view.get("partner_hand", []):
+            assert card in view["played"] or card in deal.hands[(seat + 2) % 4]
+        # The turned card, once drawn, stays with whoever actually holds it.
+        turned = view["public_cards"][0]
+        if view["stock"] == 0 and turned not in view["played"]:
+            holder = next(s for s in range(players) if turned in g.view(s)["hand"])
+            assert turned in deal.hands[holder]
+
+
+def test_hard_samples_the_opponents_hand_rather_than_knowing_it():
+    g = random_position(3, 2, 6)
+    seat = g.current_seat
+    view = g.view(seat)
+    sample = ai.sampler(view, ai.seen_from_view(view))
+    rng = random.Random(1)
+    hands = {tuple(sorted(sample(rng).hands[1 - seat])) for _ in range(30)}
+    assert len(hands) > 5
+
+
+def test_same_view_with_other_hidden_cards_gives_the_same_choices():
+    """Swap two cards that seat 0 has not seen (one in the opponent's hand, one deep in the
+    stock): seat 0's view is unchanged, and so is every level's choice."""
+    deck = engine.new_game("briscola", 2, seed=21).next_deck()
+    g1 = engine.new_game("briscola", 2, deck=deck, dealer=0)
+    rng = random.Random(2)
+    for _ in range(7):  # seat 1 leads: after 7 actions seat 0 is to act
+        seat = g1.current_seat
+        g1.play(seat, rng.choice(g1.legal_actions(seat)))
+    assert g1.current_seat == 0
+    hidden = next(c for c in g1.view(1)["hand"] if c not in g1.view(0)["played"])
+    i, j = deck.index(hidden), 30
+    other = list(deck)
+    other[i], other[j] = other[j], other[i]
+    g2 = engine.new_game("briscola", 2, deck=other, dealer=0)
+    for code in g1.actions:
+        g2.play(g2.current_seat, code)
+    assert g2.view(1)["hand"] != g1.view(1)["hand"]
+    view1, view2 = g1.view(0), g2.view(0)
+    assert view1 == view2
+    legal = g1.legal_actions(0)
+    for level in ("easy", "normal"):
+        assert choose(view1, legal, level, random.Random(5)) == choose(
+            view2, legal, level, random.Random(5)
+        )
+    assert ai.hard(view1, legal, random.Random(5), samples=20) == ai.hard(
+        view2, legal, random.Random(5), samples=20
+    )
+
+
+def best_margin(g: engine.Game, side: int) -> int:
+    """Brute force through the engine itself: the margin ``side`` can force from here."""
+    if g.is_over:
+        pts = g.deal_results[-1]["points"]
+        return pts[side] - pts[1 - side]
+    seat = g.current_seat
+    results = []
+    for code in g.legal_actions(seat):
+        child = engine.load_game(g.to_json())
+        child.play(seat, code)
+        results.append(best_margin(child, side))
+    return max(results) if seat == side else min(results)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hard_plays_the_last_tricks_of_two_players_perfectly(seed):
+    """With the stock gone, two players can see everything: hard picks a card that keeps the
+    best margin it can force, whatever the opponent does."""
+    g = random_position(seed, 2, 34)
+    assert g.view(0)["stock"] == 0
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    choice = choose(g.view(seat), legal, "hard", random.Random(seed))
+    values = {}
+    for code in legal:
+        child = engine.load_game(g.to_json())
+        child.play(seat, code)
+        values[code] = best_margin(child, seat)
+    assert values[choice] == max(values.values())
+
+
+def test_points_so_far_counts_the_tricks_taken():
+    g = random_position(11, 3, 21)
+    seen = ai.points_so_far(g.view(0))
+    trick_points = [0, 0, 0]
+    replay = engine.new_game("briscola", 3, seed=11)
+    for code in g.actions:
+        for event in replay.play(replay.current_seat, code):
+            if event["type"] == "trick_won":
+                trick_points[event["seat"]] += event["points"]
+    assert seen == trick_points
+    assert sum(seen) == sum(CARD_POINTS[c] for c in g.view(0)["played"][:21])
+
+
+def test_view_keeps_the_turned_card_public_after_it_is_drawn():
+    """The turned card was seen by everybody; the view keeps it so a player can remember it."""
+    deck = engine.new_game("briscola", 2, seed=2).next_deck()
+    g = engine.new_game("briscola", 2, deck=deck)
+    for _ in range(34):
+        g.play(g.current_seat, g.legal_actions(g.current_seat)[0])
+    view = g.view(0)
+    assert view["briscola_card"] is None
+    assert view["public_cards"] == [deck[-1]]

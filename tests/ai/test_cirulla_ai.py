@@ -1,0 +1,121 @@
+"""Cirulla's computer players: buone, scopas, the settebello, exposure, and rebuilt deals.
+
+Deals are fixed with explicit decks (the rules file: three cards each, one at a time from seat
+dealer+1, then four to the table); with dealer 0 and two players, seat 1 plays first.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.ai import choose
+from engine.ai import cirulla as ai
+from engine.cards import PACK_40
+from tests.engine.cirulla_deals import new_game
+
+
+def normal_choice(g: engine.Game) -> str:
+    seat = g.current_seat
+    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0))
+
+
+def test_normal_knocks_a_buona():
+    """'A buona counts only if declared before the player plays the first card of that hand.'"""
+    g = new_game([["QS", "KS", "JC"], ["2C", "3S", "4H"]], ["5C", "6D", "QH", "JD"])
+    assert "knock" in g.legal_actions(1)
+    assert normal_choice(g) == "knock"
+
+
+def test_normal_sweeps_the_table_for_a_scopa():
+    """Table 2 2 3 3: the king takes the four cards (they add up to 10), a scopa."""
+    g = new_game([["4S", "5S", "6S"], ["KC", "QC", "JD"]], ["2C", "2D", "3H", "3S"])
+    assert normal_choice(g) == "KC:2D+2C+3H+3S"
+
+
+def test_normal_takes_the_settebello():
+    g = new_game([["4S", "5S", "6S"], ["7S", "QC", "6H"]], ["7D", "4C", "5H", "QS"])
+    assert "6H:4C+5H" in g.legal_actions(1)
+    assert normal_choice(g) == "7S:7D"
+
+
+def test_exposure_counts_an_ace_on_a_table_without_aces():
+    """An ace played on a table with no ace takes it all: a table left without aces is exposed
+    while aces are unseen, and not once all four are gone."""
+    g = new_game([["4S", "5S", "6S"], ["KC", "QC", "JD"]], ["2C", "2D", "3H", "3S"])
+    view = g.view(1)
+    # Q and J make no fifteen together, and no card sums them: only an ace sweeps them.
+    assert ai.exposure(ai.seen_from_view(view), ["QH", "JS"]) > 0.3
+    view["captured"] = [["AH", "AD", "AC", "AS"], []]
+    assert ai.exposure(ai.seen_from_view(view), ["QH", "JS"]) < 0.2
+
+
+def random_position(players: int, seed: int, moves: int) -> engine.Game:
+    g = engine.new_game("cirulla", players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = g.current_seat
+        if seat is None:
+            break
+        g.play(seat, rng.choice(g.legal_actions(seat)))
+    return g
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.sampled_from([2, 4]), seed=st.integers(0, 2**32), moves=st.integers(0, 60))
+def test_hard_rebuilds_a_deal_that_looks_the_same_from_the_seat(players, seed, moves):
+    """A sampled deal, set up in the engine, shows the seat the same view and the same legal
+    actions; its hidden cards fill the other hands and the stock, and every card is there once."""
+    g = random_position(players, seed, moves)
+    seat = g.current_seat
+    if seat is None:
+        return
+    view = g.view(seat)
+    sampler = ai.Sampler(view)
+    rng = random.Random(seed)
+    for _ in range(3):
+        dealt = sampler.sample(rng)
+        rebuilt = sampler.game(dealt)
+        assert rebuilt.legal_actions(seat) == g.legal_actions(seat)
+        again = rebuilt.view(seat)
+        for key in (
+            "hand",
+            "hand_sizes",
+            "table",
+            "captured",
+            "marks",
+            "scores",
+            "stock_size",
+            "current_seat",
+            "turn",
+            "knocked",
+            "shown_hands",
+            "matta_value",
+        ):
+            assert again[key] == view[key], key
+        cards = (
+            [c for h in dealt for c in h] + view["table"] + [c for p in view["captured"] for c in p]
+        )
+        assert sorted(cards) == sorted(PACK_40)
+
+
+def test_hard_samples_the_other_hand_rather_than_knowing_it():
+    g = random_position(2, 5, 3)
+    seat = g.current_seat
+    sampler = ai.Sampler(g.view(seat))
+    rng = random.Random(2)
+    hands = {tuple(sorted(sampler.sample(rng)[1 - seat])) for _ in range(30)}
+    assert len(hands) > 5
+
+
+def test_a_played_out_sampled_deal_ends_with_its_count():
+    g = random_position(2, 9, 10)
+    seat = g.current_seat
+    view = g.view(seat)
+    sampler = ai.Sampler(view)
+    rebuilt = sampler.game(sampler.sample(random.Random(1)))
+    margin = ai.playout(rebuilt, seat, g.legal_actions(seat)[0])
+    assert isinstance(margin, (int, float)) and -60 <= margin <= 60
