@@ -27,7 +27,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import lobby, play
+from bot import lobby, play, timers
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.i18n import Translator
 from bot.live import Games
@@ -52,9 +52,10 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.ACT: play.on_game_press,
     Op.SHOW_HAND: play.on_game_press,
     Op.REMATCH: play.on_game_press,
+    Op.BACK: timers.on_back_press,
 }
 
-COMMANDS = ("nuova", "mano", "annulla")
+COMMANDS = ("nuova", "mano", "annulla", "tempo")
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
@@ -114,7 +115,11 @@ def register(application: Application) -> None:
     )
 
 
-FEATURES: list[Callable[[Application], None]] = [register]
+FEATURES: list[Callable[[Application], None]] = [register, timers.register]
+
+# Run in ``post_init`` once the services exist, before the games are reloaded: feature modules
+# with state of their own load it and subscribe to the games here.
+SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [timers.setup]
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
@@ -156,6 +161,8 @@ def build_application(
         application.bot_data["services"] = svc
         if publish_commands:
             await set_commands(application, tr)
+        for setup in SETUPS:
+            await setup(application, svc)
         await reload_games(svc)
 
     async def post_stop(application: Application) -> None:

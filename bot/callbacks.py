@@ -29,6 +29,7 @@ class Op(StrEnum):
     ACT = "a"  # game: an action (argument: the action code, or "#<index>" when too long)
     SHOW_HAND = "h"  # game: show the presser their own hand in an alert
     REMATCH = "m"  # finished game: the same table again
+    BACK = "b"  # a seat taken over by a computer player: its owner comes back (argument: seat)
 
 
 _OPS = {op.value: op for op in Op}

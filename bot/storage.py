@@ -90,6 +90,36 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        2,
+        "turn timers: the group's default, each game's running timer, seats taken over",
+        [
+            """CREATE TABLE chat_settings (
+                chat_id INTEGER PRIMARY KEY,
+                turn_seconds INTEGER NOT NULL  -- 0: no turn timer
+            )""",
+            """CREATE TABLE turn_timers (
+                game_id INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+                turn_seconds INTEGER NOT NULL,
+                seat INTEGER,           -- the seat the running timer waits for; NULL: none
+                move_number INTEGER,    -- the move it waits for
+                deadline REAL,          -- seconds since the epoch
+                reminded INTEGER NOT NULL DEFAULT 0
+            )""",
+            """CREATE TABLE away_seats (
+                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                misses INTEGER NOT NULL DEFAULT 0,  -- expiries in a row
+                away INTEGER NOT NULL DEFAULT 0,    -- 1: a computer player plays this seat
+                PRIMARY KEY (game_id, seat)
+            )""",
+            # When the timers last ran: what a timer had left when the bot stopped.
+            """CREATE TABLE timer_clock (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                alive REAL NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
