@@ -27,7 +27,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import lobby, play, timers
+from bot import computers, lobby, play, timers
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.i18n import Translator
 from bot.live import Games
@@ -53,6 +53,8 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.SHOW_HAND: play.on_game_press,
     Op.REMATCH: play.on_game_press,
     Op.BACK: timers.on_back_press,
+    Op.ADD_COMPUTER: computers.on_press,
+    Op.REMOVE_COMPUTER: computers.on_press,
 }
 
 COMMANDS = ("nuova", "mano", "annulla", "tempo")
@@ -115,11 +117,16 @@ def register(application: Application) -> None:
     )
 
 
-FEATURES: list[Callable[[Application], None]] = [register, timers.register]
+FEATURES: list[Callable[[Application], None]] = [register, timers.register, computers.register]
 
 # Run in ``post_init`` once the services exist, before the games are reloaded: feature modules
 # with state of their own load it and subscribe to the games here.
-SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [timers.setup]
+SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [
+    timers.setup,
+    computers.setup,
+]
+# Run in ``post_stop``, before the messages' last pass: feature modules stop their own tasks.
+TEARDOWNS: list[Callable[[Application], Awaitable[None]]] = [computers.teardown]
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
@@ -166,6 +173,8 @@ def build_application(
         await reload_games(svc)
 
     async def post_stop(application: Application) -> None:
+        for teardown in TEARDOWNS:
+            await teardown(application)
         svc = application.bot_data.get("services")
         if svc is not None:
             await svc.renderer.close()
@@ -199,6 +208,7 @@ def build_application(
     if get_updates_request is not None:
         builder = builder.get_updates_request(get_updates_request)
     application = builder.build()
+    application.bot_data["settings"] = settings
     for feature in FEATURES:
         feature(application)
     application.add_error_handler(on_error)

@@ -30,6 +30,8 @@ class Op(StrEnum):
     SHOW_HAND = "h"  # game: show the presser their own hand in an alert
     REMATCH = "m"  # finished game: the same table again
     BACK = "b"  # a seat taken over by a computer player: its owner comes back (argument: seat)
+    ADD_COMPUTER = "c"  # lobby: seat a computer player (argument: "<level>" or "<level>-<team>")
+    REMOVE_COMPUTER = "d"  # lobby: remove a computer player (argument: its seat)
 
 
 _OPS = {op.value: op for op in Op}

@@ -6,7 +6,7 @@ Pure functions of a live game and a language; sending them is ``bot.render``'s j
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -63,6 +63,11 @@ def game_title(ctx: Ctx, kind: str, players: int) -> str:
 
 
 # -- lobby ---------------------------------------------------------------------------------
+# More rows of lobby buttons from feature modules (computer players), drawn above the last row.
+LobbyRows = Callable[[Ctx, LiveGame], list[list[InlineKeyboardButton]]]
+LOBBY_ROWS: list[LobbyRows] = []
+
+
 def lobby_screen(tr: Translator, live: LiveGame) -> Content:
     """The lobby message: the game, the seats, the house rules, and the lobby's buttons."""
     row = live.row
@@ -133,6 +138,8 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
             )
         keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
     else:
+        for extra in LOBBY_ROWS:
+            keyboard += extra(ctx, live)
         last = [
             button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
             button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid)),
