@@ -27,7 +27,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import computers, lobby, play, timers
+from bot import computers, lobby, play, results, timers
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.i18n import Translator
 from bot.live import Games
@@ -117,13 +117,19 @@ def register(application: Application) -> None:
     )
 
 
-FEATURES: list[Callable[[Application], None]] = [register, timers.register, computers.register]
+FEATURES: list[Callable[[Application], None]] = [
+    register,
+    timers.register,
+    computers.register,
+    results.register,
+]
 
 # Run in ``post_init`` once the services exist, before the games are reloaded: feature modules
 # with state of their own load it and subscribe to the games here.
 SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [
     timers.setup,
     computers.setup,
+    results.setup,
 ]
 # Run in ``post_stop``, before the messages' last pass: feature modules stop their own tasks.
 TEARDOWNS: list[Callable[[Application], Awaitable[None]]] = [computers.teardown]
@@ -209,6 +215,7 @@ def build_application(
         builder = builder.get_updates_request(get_updates_request)
     application = builder.build()
     application.bot_data["settings"] = settings
+    application.bot_data["translator"] = tr
     for feature in FEATURES:
         feature(application)
     application.add_error_handler(on_error)

@@ -255,6 +255,11 @@ def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
     return ctx.t("alert-hand", cards=ctx.cards(view["hand"]))
 
 
+# Lines that feature modules add to an announcement, by the type of an event they put in it
+# (the rating changes after a game): drawn after the game's own lines.
+ANNOUNCEMENT_EXTRAS: dict[str, Callable[[Ctx, dict[str, Any]], list[str]]] = {}
+
+
 def announcement_screen(
     tr: Translator, live: LiveGame, events: list[dict[str, Any]], view: dict[str, Any]
 ) -> Content:
@@ -264,7 +269,12 @@ def announcement_screen(
     ctx = make_ctx(tr, row.lang, live)
     lines: list[str] = []
     over = None
+    extra: list[str] = []
     for event in events:
+        draw_extra = ANNOUNCEMENT_EXTRAS.get(event["type"])
+        if draw_extra is not None:
+            extra += draw_extra(ctx, event)
+            continue
         lines += ui.announcement_lines(ctx, event, view)
         if event["type"] == "game_over":
             over = event
@@ -279,6 +289,7 @@ def announcement_screen(
         markup = InlineKeyboardMarkup(
             [[button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))]]
         )
+    lines += extra
     return Content("\n".join(lines), markup)
 
 

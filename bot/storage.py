@@ -19,6 +19,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot import records
+
 # (version, description, statements). Append only: a released migration never changes.
 MIGRATIONS: list[tuple[int, str, list[str]]] = [
     (
@@ -119,6 +121,12 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
                 alive REAL NOT NULL
             )""",
         ],
+    ),
+    # Results and ratings: the schema is ``bot.records``'s own, applied here in order.
+    (
+        3,
+        records.MIGRATIONS[0][0],
+        records.migration_statements(records.MIGRATIONS[0][1]),
     ),
 ]
 
