@@ -57,7 +57,7 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.REMOVE_COMPUTER: computers.on_press,
 }
 
-COMMANDS = ("nuova", "mano", "annulla", "tempo")
+COMMANDS = ("nuova", "mano", "annulla", "tempo", "classifica", "stats")
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 

@@ -126,7 +126,12 @@ async def build_record(conn: aiosqlite.Connection, live: LiveGame) -> records.Ga
 
 
 async def record_game(conn: aiosqlite.Connection, live: LiveGame) -> None:
-    """The result hook: record the game and, when rated, announce the group's rating changes."""
+    """The result hook: record the game and, when rated, announce the group's rating changes.
+
+    A table of computer players only has nobody to record: it ends without a record.
+    """
+    if all(s.user_id is None for s in live.row.seats):
+        return
     record = await build_record(conn, live)
     recorded = await records.record_result(conn, record)
     changes = [c for c in recorded.changes if c.scope == record.chat_id]

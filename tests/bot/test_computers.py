@@ -236,3 +236,21 @@ async def test_a_game_without_computer_players_offers_none(bot, make_table):
     assert table.fake.answered(update)["text"] == t("alert-computer-unavailable")
     row = await bot.svc.storage.get_game(table.game_id)
     assert len(row.seats) == 1
+
+
+async def test_a_table_of_computers_alone_plays_to_the_end_without_a_record(bot, make_table):
+    table = make_table(1)
+    alice = table.users[0]
+    # Alice has not opened her private chat: she opens the table without sitting at it.
+    await table.create("/nuova briscola 2")
+    table.game_id = int(table.lobby().buttons[0][1].split(":")[1])
+    await table.press(alice, table.lobby(), add_label("easy"))
+    await table.press(alice, table.lobby(), add_label("normal"))
+    await table.press(alice, table.lobby(), t("btn-start"))
+    await settle(bot)
+
+    assert table.finished()
+    row = await bot.svc.storage.get_game(table.game_id)
+    assert row.status == "over" and all(s.user_id is None for s in row.seats)
+    cur = await bot.svc.storage.conn.execute("SELECT COUNT(*) FROM results")
+    assert (await cur.fetchone())[0] == 0
