@@ -3,9 +3,11 @@ whole games by themselves, and playing their turn after a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
+from telegram import Update
 
 from bot import computers
 from bot.games import offered_kinds
@@ -254,3 +256,40 @@ async def test_a_table_of_computers_alone_plays_to_the_end_without_a_record(bot,
     assert row.status == "over" and all(s.user_id is None for s in row.seats)
     cur = await bot.svc.storage.conn.execute("SELECT COUNT(*) FROM results")
     assert (await cur.fetchone())[0] == 0
+
+
+async def test_computer_moves_made_while_telegram_is_slow_cost_one_more_edit(bot, make_table):
+    """The design's "coalesce the edits caused by computer players, never flood": while the
+    group's edit is held (Telegram slow, or the rate limiter waiting), the computers keep
+    playing, and the table message catches up in one more edit."""
+    table = make_table(1)
+    alice = table.users[0]
+    await table.create("/nuova briscola 4")
+    table.game_id = int(table.lobby().buttons[0][1].split(":")[1])
+    for team, level in ((1, "easy"), (2, "normal"), (1, "normal"), (2, "easy")):
+        await table.press(alice, table.lobby(), add_label(level, team=team))
+    messenger = bot.svc.messenger
+    show = messenger.show
+    gate = asyncio.Event()
+
+    async def slow_show(chat_id, message_id, content):
+        if chat_id == table.group["id"]:
+            await gate.wait()
+        return await show(chat_id, message_id, content)
+
+    messenger.show = slow_show
+    start = len(table.fake.calls)
+    update = table.fake.press_button(alice, table.lobby(), t("btn-start"))
+    await bot.app.process_update(Update.de_json(update, bot.app.bot))
+    await bot.app.bot_data["computers"].drain()
+    live = await bot.svc.games.get(table.game_id)
+    assert live.game.is_over  # the whole game was played while the first edit waited
+    gate.set()
+    await bot.svc.renderer.drain()
+    messenger.show = show
+
+    calls = sorted(m for m, _ in group_calls(table, start))
+    # For the whole game: the held edit (drawn when the game started), the result of the deal and
+    # the end of the game as one new message, and one edit bringing the table up to date.
+    assert calls == ["editMessageText", "editMessageText", "sendMessage"], calls
+    assert table.finished()
