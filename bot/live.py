@@ -99,7 +99,12 @@ class Games:
         rows = await self.storage.open_games()
         loaded = []
         for row in rows:
-            live = self._live.get(row.game_id) or await self._hydrate(row)
+            try:
+                live = self._live.get(row.game_id) or await self._hydrate(row)
+            except Exception as exc:
+                # One unreadable game must not keep the others from being played.
+                await self.storage.set_aside(row.game_id, f"{type(exc).__name__}: {exc}")
+                continue
             self._live[row.game_id] = live
             loaded.append(live)
         return loaded

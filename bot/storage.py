@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -20,6 +21,8 @@ from typing import Any
 import aiosqlite
 
 from bot import records
+
+log = logging.getLogger(__name__)
 
 # (version, description, statements). Append only: a released migration never changes.
 MIGRATIONS: list[tuple[int, str, list[str]]] = [
@@ -94,8 +97,14 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
     ),
     (
         2,
-        "turn timers: the group's default, each game's running timer, seats taken over",
+        "turn timers, seats taken over; games set aside because their data cannot be read",
         [
+            """CREATE TABLE set_aside (
+                game_id INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+                status TEXT NOT NULL,  -- the status it had, to restore it once repaired
+                reason TEXT NOT NULL,
+                at TEXT NOT NULL
+            )""",
             """CREATE TABLE chat_settings (
                 chat_id INTEGER PRIMARY KEY,
                 turn_seconds INTEGER NOT NULL  -- 0: no turn timer
@@ -456,10 +465,33 @@ class Storage:
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active')"
             " ORDER BY game_id"
         )
-        games = [_game_from_row(r) for r in await cur.fetchall()]
-        for g in games:
-            g.seats = await self._seats(g.game_id)
+        games = []
+        for r in await cur.fetchall():
+            try:
+                game = _game_from_row(r)
+            except (ValueError, TypeError) as exc:
+                await self.set_aside(r[0], f"unreadable row: {exc}")
+                continue
+            game.seats = await self._seats(game.game_id)
+            games.append(game)
         return games
+
+    async def set_aside(self, game_id: int, reason: str) -> None:
+        """Take a game whose stored data cannot be read out of play, keeping its data (and its
+        status, in ``set_aside``) for whoever repairs it; reported in the log."""
+        log.error("game %s set aside: %s", game_id, reason)
+        async with self.transaction() as conn:
+            await conn.execute(
+                """INSERT OR IGNORE INTO set_aside (game_id, status, reason, at)
+                   SELECT game_id, status, ?, ? FROM games WHERE game_id = ?""",
+                (reason, _now(), game_id),
+            )
+            # Cancelled, so that the group can open a new table meanwhile.
+            await conn.execute(
+                "UPDATE games SET status = 'cancelled' WHERE game_id = ?"
+                " AND status IN ('lobby', 'active')",
+                (game_id,),
+            )
 
     async def open_game_ids_of_user(self, user_id: int) -> list[int]:
         """Ids of the lobbies and games in progress where ``user_id`` has a seat."""
