@@ -34,7 +34,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import language, lobby, play, reference, timers
+from bot import computers, language, lobby, play, reference, results, timers
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.chat_settings import user_lang
 from bot.i18n import Translator
@@ -66,12 +66,25 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.LANGUAGE: language.on_settings_press,
     Op.COMMENTARY: language.on_settings_press,
     Op.BACK: timers.on_back_press,
+    Op.ADD_COMPUTER: computers.on_press,
+    Op.REMOVE_COMPUTER: computers.on_press,
 }
 
 # The command menus: everything by default, then what makes sense in groups and in private.
-COMMANDS = ("nuova", "mano", "annulla", "tempo", "regole", "glossario", "lingua", "commento")
+COMMANDS = (
+    "nuova",
+    "mano",
+    "annulla",
+    "tempo",
+    "classifica",
+    "stats",
+    "regole",
+    "glossario",
+    "lingua",
+    "commento",
+)
 GROUP_COMMANDS = COMMANDS
-PRIVATE_COMMANDS = ("start", "mano", "regole", "glossario", "lingua")
+PRIVATE_COMMANDS = ("start", "mano", "classifica", "stats", "regole", "glossario", "lingua")
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
@@ -133,11 +146,19 @@ FEATURES: list[Callable[[Application], None]] = [
     language.register,
     reference.register,
     timers.register,
+    computers.register,
+    results.register,
 ]
 
 # Run in ``post_init`` once the services exist, before the games are reloaded: feature modules
 # with state of their own load it and subscribe to the games here.
-SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [timers.setup]
+SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [
+    timers.setup,
+    computers.setup,
+    results.setup,
+]
+# Run in ``post_stop``, before the messages' last pass: feature modules stop their own tasks.
+TEARDOWNS: list[Callable[[Application], Awaitable[None]]] = [computers.teardown]
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
@@ -191,6 +212,8 @@ def build_application(
         await reload_games(svc)
 
     async def post_stop(application: Application) -> None:
+        for teardown in TEARDOWNS:
+            await teardown(application)
         svc = application.bot_data.get("services")
         if svc is not None:
             await svc.renderer.close()
@@ -224,6 +247,8 @@ def build_application(
     if get_updates_request is not None:
         builder = builder.get_updates_request(get_updates_request)
     application = builder.build()
+    application.bot_data["settings"] = settings
+    application.bot_data["translator"] = tr
     for feature in FEATURES:
         feature(application)
     application.add_error_handler(on_error)

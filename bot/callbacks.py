@@ -36,6 +36,8 @@ class Op(StrEnum):
     COMMENTARY = "c"  # /lingua: dialect commentary on ("1") or off ("0")
     EXPLAIN = "e"  # table: explain a dialect saying (argument: its glossary entry id)
     BACK = "b"  # a seat taken over by a computer player: its owner comes back (argument: seat)
+    ADD_COMPUTER = "C"  # lobby: seat a computer player (argument: "<level>" or "<level>-<team>")
+    REMOVE_COMPUTER = "d"  # lobby: remove a computer player (argument: its seat)
 
 
 _OPS = {op.value: op for op in Op}

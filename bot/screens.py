@@ -6,7 +6,7 @@ Pure functions of a live game and a language; sending them is ``bot.render``'s j
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -64,6 +64,11 @@ def game_title(ctx: Ctx, kind: str, players: int) -> str:
 
 
 # -- lobby ---------------------------------------------------------------------------------
+# More rows of lobby buttons from feature modules (computer players), drawn above the last row.
+LobbyRows = Callable[[Ctx, LiveGame], list[list[InlineKeyboardButton]]]
+LOBBY_ROWS: list[LobbyRows] = []
+
+
 def lobby_screen(tr: Translator, live: LiveGame) -> Content:
     """The lobby message: the game, the seats, the house rules, and the lobby's buttons."""
     row = live.row
@@ -134,6 +139,8 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
             )
         keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
     else:
+        for extra in LOBBY_ROWS:
+            keyboard += extra(ctx, live)
         last = [
             button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
             button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid)),
@@ -275,6 +282,11 @@ def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
     return ctx.t("alert-hand", cards=ctx.cards(view["hand"]))
 
 
+# Lines that feature modules add to an announcement, by the type of an event they put in it
+# (the rating changes after a game): drawn after the game's own lines.
+ANNOUNCEMENT_EXTRAS: dict[str, Callable[[Ctx, dict[str, Any]], list[str]]] = {}
+
+
 def announcement_screen(
     tr: Translator, live: LiveGame, events: list[dict[str, Any]], view: dict[str, Any]
 ) -> Content:
@@ -284,7 +296,12 @@ def announcement_screen(
     ctx = make_ctx(tr, row.lang, live)
     lines: list[str] = []
     over = None
+    extra: list[str] = []
     for event in events:
+        draw_extra = ANNOUNCEMENT_EXTRAS.get(event["type"])
+        if draw_extra is not None:
+            extra += draw_extra(ctx, event)
+            continue
         lines += ui.announcement_lines(ctx, event, view)
         if event["type"] == "game_over":
             over = event
@@ -299,6 +316,7 @@ def announcement_screen(
         markup = InlineKeyboardMarkup(
             [[button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))]]
         )
+    lines += extra
     return Content("\n".join(lines), markup)
 
 

@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.records import MIN_GAMES
+
 TOKEN_SHAPE = r"^\d+:[A-Za-z0-9_-]+$"
 
 
@@ -28,6 +30,12 @@ class Settings(BaseSettings):
     group_max_rate: float = Field(default=20, ge=0)
     overall_max_rate: float = Field(default=30, ge=0)
     max_retries: int = Field(default=3, ge=0, le=10)
+    # A computer player's pause before it plays, so that its moves can be followed.
+    computer_pause: float = Field(default=1.0, ge=0, le=30)
+    # How long a hard computer player may think about one move, in milliseconds.
+    computer_budget_ms: int = Field(default=250, ge=1, le=10_000)
+    # Rated games a player needs before appearing in the leaderboards.
+    ratings_min_games: int = Field(default=MIN_GAMES, ge=1)
 
     @field_validator("telegram_bot_token")
     @classmethod

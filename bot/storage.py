@@ -20,6 +20,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot import records
+
 log = logging.getLogger(__name__)
 
 # (version, description, statements). Append only: a released migration never changes.
@@ -140,6 +142,12 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
                 alive REAL NOT NULL
             )""",
         ],
+    ),
+    # Results and ratings: the schema is ``bot.records``'s own, applied here in order.
+    (
+        4,
+        records.MIGRATIONS[0][0],
+        records.migration_statements(records.MIGRATIONS[0][1]),
     ),
 ]
 

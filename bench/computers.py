@@ -1,0 +1,155 @@
+"""Computer players in the running bot: how long the event loop stalls while they think, and how
+many Bot API calls their moves cost the group.
+
+A four-player Briscola of four computer players at one level is played against the fake Bot API
+(in process, each call taking ``--latency`` ms) on a real SQLite file. A heartbeat task wakes
+every 5 ms and records how late it woke: the event loop's stalls while the computers choose
+(the hard level thinks in a worker thread, the others in the loop). Printed per level: moves,
+seconds, the longest and the 99th-percentile stall, and the group's Bot API calls per move
+(the renderer folds moves made while an edit is in flight into one edit).
+
+    python bench/computers.py [--latency 20] [--pause 0] [--budget 250]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from telegram import Update
+
+from bot.app import LOCALES_DIR, build_application
+from bot.i18n import Translator
+from bot.settings import Settings
+from tests.fake_telegram import FakeRequest, FakeTelegram
+
+HEARTBEAT = 0.005
+GROUP_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "editMessageReplyMarkup")
+
+
+class SlowRequest(FakeRequest):
+    """The fake Bot API with a fixed delay per call, like a distant server."""
+
+    def __init__(self, fake: FakeTelegram, latency: float) -> None:
+        super().__init__(fake)
+        self.latency = latency
+
+    async def do_request(self, *args, **kwargs):
+        """Wait, then answer."""
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        return await super().do_request(*args, **kwargs)
+
+
+async def heartbeat(stalls: list[float], stop: asyncio.Event) -> None:
+    """Record how late each 5 ms wake-up comes."""
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(HEARTBEAT)
+        stalls.append(time.perf_counter() - start - HEARTBEAT)
+
+
+async def one_game(level: str, latency: float, pause: float, budget: int) -> dict[str, float]:
+    """Four computer players at ``level`` play a four-player Briscola; the figures."""
+    tr = Translator(LOCALES_DIR)
+    fake = FakeTelegram(bot_username="TavolataBot")
+    user = fake.add_user("Host", username="host", language_code="it")
+    group = fake.add_group("Bench", members=[user])
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            telegram_bot_token=fake.token,
+            database_path=Path(tmp) / "bench.sqlite3",
+            group_max_rate=0,
+            overall_max_rate=0,
+            computer_pause=pause,
+            computer_budget_ms=budget,
+            _env_file=None,
+        )
+        app = build_application(
+            settings,
+            SlowRequest(fake, latency),
+            get_updates_request=FakeRequest(fake),
+            publish_commands=False,
+        )
+        await app.initialize()
+        await app.post_init(app)
+        svc = app.bot_data["services"]
+        computers = app.bot_data["computers"]
+
+        async def feed(update: dict) -> None:
+            await app.process_update(Update.de_json(update, app.bot))
+            await svc.renderer.drain()
+
+        # The host opens the table without sitting at it (their private chat is not open).
+        await feed(fake.send_text(user, group, "/nuova briscola 4"))
+        level_name = tr.get("it", f"computer-level-{level}")
+        for team in (1, 2, 1, 2):
+            text = tr.get("it", "btn-computer-add-team", level=level_name, team=team)
+            await feed(fake.press_button(user, fake.last_message(group), text))
+        first_call = len(fake.calls)
+        stalls: list[float] = []
+        stop = asyncio.Event()
+        beat = asyncio.create_task(heartbeat(stalls, stop))
+        started = time.perf_counter()
+        await feed(fake.press_button(user, fake.last_message(group), tr.get("it", "btn-start")))
+        await computers.drain()
+        await svc.renderer.drain()
+        elapsed = time.perf_counter() - started
+        stop.set()
+        await beat
+        cur = await svc.storage.conn.execute("SELECT COUNT(*) FROM actions")
+        moves = (await cur.fetchone())[0]
+        group_calls = sum(
+            1
+            for method, params in fake.calls[first_call:]
+            if method in GROUP_METHODS and params.get("chat_id") == group["id"]
+        )
+        await app.post_stop(app)
+        await app.shutdown()
+        await app.post_shutdown(app)
+    stalls.sort()
+    return {
+        "moves": moves,
+        "seconds": elapsed,
+        "max_stall_ms": stalls[-1] * 1000 if stalls else 0.0,
+        "p99_stall_ms": stalls[int(len(stalls) * 0.99)] * 1000 if stalls else 0.0,
+        "median_stall_ms": statistics.median(stalls) * 1000 if stalls else 0.0,
+        "group_calls_per_move": group_calls / moves if moves else 0.0,
+    }
+
+
+async def main() -> None:
+    """Run one game per level and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=20, help="ms per Bot API call")
+    parser.add_argument("--pause", type=float, default=0, help="computer pause in seconds")
+    parser.add_argument("--budget", type=int, default=250, help="hard level's ms per move")
+    args = parser.parse_args()
+    # The settings read the environment too: the command line wins here.
+    for name in ("COMPUTER_PAUSE", "COMPUTER_BUDGET_MS"):
+        os.environ.pop(name, None)
+    print(
+        f"four-player Briscola, four computers; Bot API latency {args.latency:g} ms, "
+        f"pause {args.pause:g} s, hard budget {args.budget} ms"
+    )
+    header = f"{'level':<8}{'moves':>6}{'s':>8}{'max stall':>11}{'p99':>8}{'median':>8}"
+    print(header + f"{'calls/move':>12}")
+    for level in ("easy", "normal", "hard"):
+        r = await one_game(level, args.latency / 1000, args.pause, args.budget)
+        print(
+            f"{level:<8}{r['moves']:>6}{r['seconds']:>8.2f}{r['max_stall_ms']:>9.1f}ms"
+            f"{r['p99_stall_ms']:>6.1f}ms{r['median_stall_ms']:>6.1f}ms"
+            f"{r['group_calls_per_move']:>12.2f}"
+        )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

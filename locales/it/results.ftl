@@ -1,0 +1,8 @@
+# The rating changes shown in the end-of-game message.
+
+result-ratings-title = 📈 Punteggi nel gruppo:
+# $delta: the change with its sign (+12, -7, ±0)
+result-rating-change = { $player }: { $before } → { $after } ({ $delta })
+
+command-classifica = la classifica del gruppo (in privato: quella generale)
+command-stats = le tue statistiche (o di chi hai risposto)
