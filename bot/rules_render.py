@@ -12,41 +12,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import engine
 from bot.glossary import GAMES, normalize
 from bot.glossary_render import Button, Rendered
 from bot.i18n import Translator
 
-# Each game's house rules in display order, with their defaults.
+# Each game's house rules in display order, with their defaults: the engine's rules models.
 HOUSE_RULES: dict[str, dict[str, Any]] = {
-    "briscola": {
-        "raggi": 1,
-        "partner_peek": True,
-        "silent_end": True,
-        "show_points": False,
-    },
-    "cirulla": {
-        "target": 51,
-        "aces_void": True,
-        "three_voids_lose": False,
-        "equal_cards_void": False,
-        "triple_aces": 30,
-        "decino_plus_values": False,
-        "ace_takes_all_always": False,
-        "matta_keeps_value": False,
-        "matta_for_dealer": False,
-        "grande_25": False,
-        "scala_alta": False,
-        "matta_card": "7H",
-        "four_equal_partitone": False,
-        "pairs_contest": False,
-        "cirullone": False,
-    },
-    "belota": {
-        "target": 1000,
-        "curu_points": 100,
-        "dedans": True,
-        "multiply_declarations": True,
-    },
+    kind: cls.rules_model().model_dump(mode="json") for kind, cls in engine.GAMES.items()
 }
 
 # What players may type after /regole to name a game.

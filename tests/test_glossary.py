@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine
 from bot.glossary import (
     EXACT,
     FUZZY,
@@ -624,10 +623,3 @@ def test_rules_choice_offers_each_game():
     ]
     with pytest.raises(ValueError):
         parse_rules_callback("r:poker")
-
-
-@pytest.mark.parametrize("kind", sorted(engine.GAMES))
-def test_house_rules_match_the_engine(kind):
-    """The defaults shown by /regole are the engine's own."""
-    defaults = engine.GAMES[kind].rules_model().model_dump()
-    assert defaults == HOUSE_RULES[kind]
