@@ -86,7 +86,7 @@ def sensa_strength(cards: Sequence[str]) -> float:
     return score
 
 
-def choose_bid(hand: Sequence[str], turned: str, legal: Sequence[str], bids: Sequence) -> str:
+def choose_bid(hand: Sequence[str], turned: str, legal: Sequence[str]) -> str:
     """The normal player's bid from its five cards, the turned card and the bids so far."""
     if "contru" in legal:
         return "contru" if sensa_strength(hand) >= CONTRU else "pass"
@@ -356,7 +356,7 @@ def _is_bidding(legal: Sequence[str]) -> bool:
 def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
     """Rule-based bidding by hand strength, and play by points, masters and partner's signals."""
     if _is_bidding(legal):
-        return choose_bid(view["hand"], view["turned"], legal, view["bids"])
+        return choose_bid(view["hand"], view["turned"], legal)
     if DECLARE in legal:
         return DECLARE
     return choose_card(table_from_view(view, legal))
@@ -400,7 +400,7 @@ def playout(g: Belota) -> list[int]:
         if len(legal) == 1:
             code = legal[0]
         elif _is_bidding(legal):
-            code = choose_bid(g.hands[seat], g.turned, legal, g.bids)
+            code = choose_bid(g.hands[seat], g.turned, legal)
         elif DECLARE in legal:
             code = DECLARE
         else:
@@ -582,7 +582,7 @@ class Sampler:
             for seat, code in self.bids:
                 if check and seat != me:
                     legal = g.legal_actions(seat)
-                    if choose_bid(g.hands[seat], g.turned, legal, g.bids) != code:
+                    if choose_bid(g.hands[seat], g.turned, legal) != code:
                         surprises += 1
                 g.play(seat, code)
             declared = self.declared
