@@ -87,7 +87,7 @@ def sensa_strength(cards: Sequence[str]) -> float:
 
 
 def choose_bid(hand: Sequence[str], turned: str, legal: Sequence[str]) -> str:
-    """The normal player's bid from its five cards, the turned card and the bids so far."""
+    """The normal player's bid from its five cards and the turned card."""
     if "contru" in legal:
         return "contru" if sensa_strength(hand) >= CONTRU else "pass"
     if "take" in legal:
