@@ -173,13 +173,20 @@ async def test_presses_in_two_games_at_once_do_not_interfere(make_table, fake, b
 async def test_telegram_errors_during_play_do_not_stop_the_game(
     make_table, fake, bot, monkeypatch, method, error, description
 ):
-    """An error from Telegram in the middle of a game (rate limit, forbidden, not modified,
-    message lost, timeout): the action stands, and the game plays on to its end."""
+    """An error from Telegram on the group's table edit in the middle of a game (rate limit,
+    forbidden, not modified, message lost, timeout): the action stands, and the game plays on
+    to its end."""
     monkeypatch.setattr("bot.render.RETRY_DELAY", 0.01)
     table = make_table(2)
     await table.start("briscola", 2)
     await table.play_to_end(random.Random(4), stop_after=3)
-    fake.fail_next(method, error, description, retry_after=1 if error == 429 else None)
+    fake.fail_next(
+        method,
+        error,
+        description,
+        retry_after=1 if error == 429 else None,
+        match=lambda params: params["chat_id"] == table.group["id"],
+    )
     user, msg, _, data = table.visible_actions()[0]
     update = fake.press(user, msg, data)
     await bot.feed(update)
