@@ -219,7 +219,7 @@ async def main() -> None:
                         timing = f"{'-':>10}{'-':>9}{'-':>9}"
                     print(
                         f"{kind + ' ' + str(players):<12}{mode:<8}{timing}"
-                        f"{group / cards:>12.2f}{private / cards:>14.2f}"
+                        f"{group / cards:>12.3f}{private / cards:>14.2f}"
                     )
 
 

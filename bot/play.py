@@ -43,6 +43,9 @@ def forced_tail(game: engine.Game, announced: frozenset[str]) -> list[tuple[int,
     plays are tried on a copy of the game, and they are the rest of the deal if each one is the
     only legal action of its player and the last one ends the deal (an ``announced`` event: the
     deal's result) or the game.
+
+    All or nothing: a forced card played at once while a later player still has a choice would
+    tell that player something about the hand it came from.
     """
     if game.is_over or max(game.view(None)["hand_sizes"]) > TAIL_HAND:
         return []

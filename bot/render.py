@@ -186,6 +186,7 @@ class Renderer:
         for s in row.seats:
             if s.user_id is not None and s.hand_message_id is not None:
                 messenger.forget(s.user_id, s.hand_message_id)
+        self._acting.discard(row.game_id)
         self.svc.games.forget(row.game_id)
 
     async def _group(self, live: LiveGame, message_id: int | None, content: Content) -> int | None:

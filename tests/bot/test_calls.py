@@ -274,3 +274,24 @@ def test_the_window_defaults_to_telegrams_group_rate_and_is_checked():
     assert settings.group_edit_window == 60 / settings.group_max_rate == 3.0
     with pytest.raises(ValueError, match="group_edit_window"):
         Settings(telegram_bot_token="1:abc", group_edit_window=-1, _env_file=None)
+
+
+@pytest.mark.parametrize(("kind", "players"), [("briscola", 4), ("cirulla", 2), ("belota", 4)])
+def test_a_quiet_action_leaves_the_same_player_to_play_a_card(kind, players):
+    """The table waits after a quiet action (declaration, knock, partner look) only because the
+    same player must still play a card, which brings the table up to date."""
+    quiet = ui_for(kind).quiet
+    seen = 0
+    for seed in range(12):
+        game = engine.new_game(kind, players, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.current_seat
+            legal = game.legal_actions(seat)
+            code = next((c for c in legal if c in quiet), None) or rng.choice(legal)
+            events = game.play(seat, code)
+            if code in quiet:
+                seen += 1
+                assert game.current_seat == seat, (code, events)
+                assert not any(e["type"] in ui_for(kind).announced for e in events)
+    assert seen, f"no {sorted(quiet)} in the games tried"
