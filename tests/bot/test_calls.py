@@ -117,10 +117,8 @@ async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_messa
     await table.start("briscola", 2)
     rng = random.Random(8)
     live = await bot.svc.games.get(table.game_id)
-    presses = 0
     while max(live.game.view(None)["hand_sizes"]) > 2 or live.game.view(None)["trick"]:
         await table.play_one(rng)
-        presses += 1
     # Two cards each and a new trick to lead: this trick and the next remain.
     start = len(table.fake.calls)
     await table.play_one(rng)  # the leader's card: the other still has a choice
@@ -144,21 +142,36 @@ async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_messa
     table.bot.check_clean()
 
 
-async def test_the_end_of_the_game_is_one_message_with_the_last_deal(bot, make_table):
-    """Cirulla: every deal's result is a new message showing the deal's last plays; the last
-    deal's result also names the winner and carries the rematch button (one message)."""
+async def test_the_last_card_of_a_deal_is_shown_in_the_result_message_not_by_a_table_edit(
+    bot, make_table
+):
+    """Cirulla: the press that ends a deal costs the group one table edit (already the next
+    deal, or the end) and one new message: the deal's last plays, where the cards left on the
+    table went, the count; the last deal's message also names the winner and carries the
+    rematch button, the only one of the game."""
     table = make_table(2)
     await table.start("cirulla", 2)
-    await table.play_to_end(random.Random(4))
-    results = [m for m in table.group_messages() if m.text.startswith("🧮") or "🏆" in m.text]
-    assert results, [m.text[:40] for m in table.group_messages()]
-    for message in results:
-        # The last card of the deal, with or without a capture, is in the result.
-        assert any(word in message.text for word in (" cala ", " prende ")), message.text
+    rng = random.Random(4)
+    results = []
+    while not table.finished():
+        start = len(table.fake.calls)
+        await table.play_one(rng)
+        calls = group_calls(table, start)
+        sent = [p["text"] for m, p in calls if m == "sendMessage"]
+        if sent:
+            assert [m for m, _ in calls].count("editMessageText") == 1, calls
+            assert len(sent) == 1
+            results.append(sent[0])
+    assert len(results) >= 2
+    for text in results:
+        lines = text.splitlines()
+        assert lines[0].startswith("🧮"), text
+        # The last card of the deal, with or without a capture, right under the title.
+        assert any(w in line for line in lines[1:4] for w in (" cala ", " prende ")), text
     last = table.fake.last_message(table.group)
-    assert last.text.startswith("🧮") and t("btn-rematch") in [text for text, _ in last.buttons]
-    with_rematch = [m for m in results if t("btn-rematch") in [text for text, _ in m.buttons]]
-    assert with_rematch == [last]
+    assert t("btn-rematch") in [text for text, _ in last.buttons]
+    rematch = [m for m in table.group_messages() if t("btn-rematch") in [x for x, _ in m.buttons]]
+    assert rematch == [last]
 
 
 # -- quiet actions --------------------------------------------------------------------------------
