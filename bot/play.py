@@ -22,6 +22,7 @@ from bot.chat_settings import chat_lang, user_lang
 from bot.games import ui_for
 from bot.live import LiveGame
 from bot.lobby import cancel_game, is_chat_admin, reply_html
+from bot.messenger import acknowledge
 from bot.services import Services, services
 from bot.storage import ChatBusy, StaleMove
 
@@ -131,7 +132,7 @@ async def on_game_press(
     if problem is not None:
         await query.answer(svc.tr.get(lang, problem), show_alert=True)
         return
-    await query.answer()
+    await acknowledge(query)
     svc.renderer.refresh(live.game_id)
     await svc.notify_listeners(live, events)
 
@@ -157,7 +158,7 @@ async def _rematch(
         await query.answer(svc.tr.get(lang, "alert-busy"), show_alert=True)
         return
     live = await svc.games.get(game_id)
-    await query.answer()
+    await acknowledge(query)
     svc.renderer.refresh(game_id)
     await svc.notify_listeners(live, [])
 

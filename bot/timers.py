@@ -43,7 +43,7 @@ from bot import play, screens
 from bot.callbacks import Callback, Op
 from bot.live import LiveGame
 from bot.lobby import cancel_game, is_chat_admin, reply_html
-from bot.messenger import Content
+from bot.messenger import Content, acknowledge
 from bot.services import Services, services
 from bot.storage import StaleMove
 
@@ -466,7 +466,7 @@ async def on_back_press(
     timers.away.discard(key)
     timers.misses[key] = 0
     await timers._store_seat(live.game_id, seat)
-    await query.answer(svc.tr.get(lang, "toast-timer-back"))
+    await acknowledge(query, svc.tr.get(lang, "toast-timer-back"))
     name = f"<b>{screens.esc(live.row.seat_row(seat).name)}</b>"
     with contextlib.suppress(TelegramError):
         await query.edit_message_text(
