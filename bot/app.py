@@ -68,6 +68,7 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.BACK: timers.on_back_press,
     Op.ADD_COMPUTER: computers.on_press,
     Op.REMOVE_COMPUTER: computers.on_press,
+    Op.TURN_TIMER: timers.on_timer_press,
 }
 
 # The command menus: everything by default, then what makes sense in groups and in private.

@@ -38,6 +38,7 @@ class Op(StrEnum):
     BACK = "b"  # a seat taken over by a computer player: its owner comes back (argument: seat)
     ADD_COMPUTER = "C"  # lobby: seat a computer player (argument: "<level>" or "<level>-<team>")
     REMOVE_COMPUTER = "d"  # lobby: remove a computer player (argument: its seat)
+    TURN_TIMER = "t"  # lobby: set this game's turn timer (argument: index in the timer choices)
 
 
 _OPS = {op.value: op for op in Op}
