@@ -12,7 +12,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 import engine
-from bot.callbacks import Callback, Op, action_callback
+from bot.callbacks import Callback, Op, action_callback, play_query
 from bot.games import Ctx, game_options, ui_for
 from bot.glossary import default_glossary
 from bot.house_rules import changed_rules, rule_choices, rule_label, value_label
@@ -201,7 +201,14 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
         seat = game.current_seat
         if ui.table_actions(view):
             keyboard += action_rows(ctx, live, view, game.legal_actions(seat))
-        keyboard.append([button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id))])
+        # "Play here" types the game's inline query: a player whose private chat is closed
+        # picks a card among results only they see (bot.inline_play).
+        play_here = InlineKeyboardButton(
+            ctx.t("btn-play-inline"), switch_inline_query_current_chat=play_query(row.game_id)
+        )
+        keyboard.append(
+            [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
+        )
         keyboard += explain_rows(ctx, live, view)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
