@@ -96,16 +96,12 @@ async def on_play_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         problem = None
     results: list[InlineQueryResultArticle] = []
     next_offset = ""
-    button = None
     if problem is None:
         results, next_offset = choices(svc, live, seat, lang, offset)
-        button = InlineQueryResultsButton(
-            svc.tr.get(lang, "inline-play-choose"), start_parameter=START_PARAMETER
-        )
-    else:
-        button = InlineQueryResultsButton(
-            svc.tr.get(lang, problem), start_parameter=START_PARAMETER
-        )
+    # Above the results: what to do, or why there is nothing to choose.
+    button = InlineQueryResultsButton(
+        svc.tr.get(lang, problem or "inline-play-choose"), start_parameter=START_PARAMETER
+    )
     # The cards are this player's alone, and right only for this move: no shared or kept answer.
     await query.answer(
         results, cache_time=0, is_personal=True, next_offset=next_offset, button=button

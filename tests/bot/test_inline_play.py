@@ -250,3 +250,19 @@ async def test_a_result_names_its_action_by_index_at_its_move(make_table, fake, 
     assert msg.buttons == [(t("btn-show-hand"), results[0][1]["id"])]
     answer = await table.press(victim, msg, t("btn-show-hand"))
     assert answer["show_alert"] and answer["text"].startswith(t("alert-hand", cards=""))
+
+
+async def test_more_choices_than_a_page_come_page_by_page(make_table, fake, bot, monkeypatch):
+    """Telegram takes at most 50 results an answer: more choices come in pages (next_offset),
+    together exactly the legal actions, each once."""
+    monkeypatch.setattr("bot.inline_play.PAGE", 2)
+    table = make_table(2)
+    victim = await seat_then_block(table, "briscola", 2, 1)
+    game = await live_game(table)
+    if game.current_seat != 1:
+        await press_for(table, table.users[game.current_seat], random.Random(2))
+        game = await live_game(table)
+    first, results = await all_results(table, victim)
+    assert len(fake.inline_answer(first)["results"]) == 2
+    indexes = [Callback.parse(r["id"]).arg for _, r in results]
+    assert indexes == [f"#{i}" for i in range(len(game.legal_actions(1)))]
