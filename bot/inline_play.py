@@ -165,5 +165,8 @@ def register(application: Application) -> None:
     messages played through them."""
     application.add_handler(InlineQueryHandler(on_play_query, pattern=PLAY_QUERY))
     application.add_handler(
-        MessageHandler(filters.VIA_BOT & filters.ChatType.GROUPS & filters.TEXT, on_played)
+        MessageHandler(
+            filters.VIA_BOT & filters.ChatType.GROUPS & filters.TEXT & ~filters.FORWARDED,
+            on_played,
+        )
     )

@@ -266,3 +266,27 @@ async def test_more_choices_than_a_page_come_page_by_page(make_table, fake, bot,
     assert len(fake.inline_answer(first)["results"]) == 2
     indexes = [Callback.parse(r["id"]).arg for _, r in results]
     assert indexes == [f"#{i}" for i in range(len(game.legal_actions(1)))]
+
+
+async def test_a_forwarded_copy_of_a_choice_is_not_played(make_table, fake, bot):
+    """A choice forwarded into the group by someone else is a forward, not a choice: the bot
+    ignores it, and the game stays where it was."""
+    table = make_table(2)
+    victim = await seat_then_block(table, "briscola", 2, 1)
+    rng = random.Random(5)
+    while (await live_game(table)).current_seat != 1:
+        game = await live_game(table)
+        await press_for(table, table.users[game.current_seat], rng)
+    move = (await live_game(table)).move_number
+    update, result = (await all_results(table, victim))[1][0]
+    msg = fake.choose_inline_result(victim, update, result["id"], chat=table.group)
+    forwarded = fake.delivery(msg)
+    forwarded["message"]["forward_origin"] = {
+        "type": "user",
+        "date": forwarded["message"]["date"],
+        "sender_user": victim,
+    }
+    refused = len(refusals(table))
+    await bot.feed(forwarded)
+    assert (await live_game(table)).move_number == move
+    assert len(refusals(table)) == refused
