@@ -34,7 +34,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import computers, language, lobby, play, reference, results, timers
+from bot import computers, inline_play, language, lobby, play, reference, results, timers
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.chat_settings import user_lang
 from bot.i18n import Translator
@@ -59,6 +59,7 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.RULE: lobby.on_lobby_press,
     Op.ACT: play.on_game_press,
     Op.SHOW_HAND: play.on_game_press,
+    Op.PLAYED: play.on_game_press,
     Op.REMATCH: play.on_game_press,
     Op.GLOSSARY: reference.on_glossary_press,
     Op.RULES_SUMMARY: reference.on_rules_press,
@@ -68,6 +69,7 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
     Op.BACK: timers.on_back_press,
     Op.ADD_COMPUTER: computers.on_press,
     Op.REMOVE_COMPUTER: computers.on_press,
+    Op.TURN_TIMER: timers.on_timer_press,
 }
 
 # The command menus: everything by default, then what makes sense in groups and in private.
@@ -143,6 +145,7 @@ def register(application: Application) -> None:
 
 FEATURES: list[Callable[[Application], None]] = [
     register,
+    inline_play.register,  # before the glossary's inline handler, which takes every query
     language.register,
     reference.register,
     timers.register,

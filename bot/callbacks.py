@@ -38,6 +38,10 @@ class Op(StrEnum):
     BACK = "b"  # a seat taken over by a computer player: its owner comes back (argument: seat)
     ADD_COMPUTER = "C"  # lobby: seat a computer player (argument: "<level>" or "<level>-<team>")
     REMOVE_COMPUTER = "d"  # lobby: remove a computer player (argument: its seat)
+    # A message played through inline mode (argument: the action, "#<index>" among the legal
+    # actions of that move, so that it names no card); pressed, it shows the presser's cards.
+    PLAYED = "p"
+    TURN_TIMER = "t"  # lobby: set this game's turn timer (argument: index in the timer choices)
 
 
 _OPS = {op.value: op for op in Op}
@@ -82,6 +86,16 @@ class Callback:
         if not (game_id.isascii() and move.isascii()):
             raise MalformedCallback(data)
         return cls(op, int(game_id), int(move), arg)
+
+
+# The inline query that lists a game's choices for the player to act: "#<game id>" (glossary
+# searches never start with "#").
+PLAY_QUERY = re.compile(r"^#(\d{1,18})\s*$")
+
+
+def play_query(game_id: int) -> str:
+    """The inline query of a game's choices (what the table's "play here" button types)."""
+    return f"#{game_id}"
 
 
 def action_callback(game_id: int, move: int, code: str, index: int) -> str:

@@ -30,6 +30,7 @@ from bot import play, screens
 from bot.callbacks import Callback, Op
 from bot.games import Ctx
 from bot.live import LiveGame
+from bot.messenger import acknowledge
 from bot.services import Services, services
 from bot.storage import StaleMove
 
@@ -229,7 +230,7 @@ async def on_press(
         await query.answer(svc.tr.get(lang, problem, **args), show_alert=True)
         return
     toast = "toast-computer-added" if cb.op is Op.ADD_COMPUTER else "toast-computer-removed"
-    await query.answer(svc.tr.get(lang, toast))
+    await acknowledge(query, svc.tr.get(lang, toast))
     svc.renderer.refresh(live.game_id)
 
 

@@ -19,6 +19,7 @@ from telegram.ext import Application, CommandHandler, ContextTypes
 
 from bot.callbacks import Callback, Op
 from bot.chat_settings import chat_lang, get_settings, set_commentary, set_lang
+from bot.messenger import acknowledge
 from bot.services import Services, services
 
 log = logging.getLogger(__name__)
@@ -116,11 +117,11 @@ async def on_settings_press(
     if cb.op is Op.LANGUAGE:
         await set_lang(svc.storage, chat.id, cb.arg)
         await refresh_chat_games(svc, chat.id, cb.arg if group else None)
-        await query.answer(svc.tr.get(cb.arg, "language-set", code=cb.arg))
+        await acknowledge(query, svc.tr.get(cb.arg, "language-set", code=cb.arg))
     else:
         await set_commentary(svc.storage, chat.id, cb.arg == "1")
         await refresh_chat_games(svc, chat.id)
-        await query.answer(svc.tr.get(lang, "commentary-now", on=cb.arg == "1"))
+        await acknowledge(query, svc.tr.get(lang, "commentary-now", on=cb.arg == "1"))
     shown = await chat_lang(svc, chat, query.from_user)
     text, markup = await settings_screen(svc, chat.id, group, shown)
     try:

@@ -20,6 +20,7 @@ from bot.chat_settings import chat_lang
 from bot.games import game_options, offered_kinds
 from bot.house_rules import rule_choices
 from bot.live import LiveGame
+from bot.messenger import acknowledge
 from bot.services import Services, services
 from bot.storage import ChatBusy, StaleMove
 
@@ -219,7 +220,7 @@ async def on_lobby_press(
                 return
             await cancel_game(svc, live)
             toast = "toast-cancelled"
-    await query.answer(svc.tr.get(lang, toast) if toast else None)
+    await acknowledge(query, svc.tr.get(lang, toast) if toast else None)
     svc.renderer.refresh(live.game_id)
     if cb.op is Op.START and live.active:
         await svc.notify_listeners(live, [])

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,16 @@ def is_lost(exc: BadRequest) -> bool:
     """Whether Telegram refused an edit because the message cannot be edited any more."""
     text = exc.message.lower()
     return any(s in text for s in _LOST)
+
+
+async def acknowledge(query: CallbackQuery, text: str | None = None) -> None:
+    """Answer a press whose change is already committed. A failed answer (a timeout, a query
+    too old) only leaves the button spinning for a while: it is logged, never raised, so the
+    caller still brings the messages up to date and tells the listeners."""
+    try:
+        await query.answer(text)
+    except TelegramError as exc:
+        log.warning("could not answer a press that took effect: %s", exc)
 
 
 class Messenger:

@@ -25,6 +25,7 @@ from bot.chat_settings import chat_lang, user_lang
 from bot.games import ui_for
 from bot.live import LiveGame
 from bot.lobby import cancel_game, is_chat_admin, reply_html
+from bot.messenger import acknowledge
 from bot.services import Services, services
 from bot.storage import ChatBusy, StaleMove
 
@@ -144,7 +145,8 @@ async def perform(
 async def on_game_press(
     update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
 ) -> None:
-    """An action button (hand or table), the table's "my cards" button, or rematch."""
+    """An action button (hand or table), the "my cards" button (on the table, or on a message
+    played through inline mode), or rematch."""
     svc = services(context)
     query = update.callback_query
     user_id = query.from_user.id
@@ -162,35 +164,44 @@ async def on_game_press(
     if live.row.status != "active":
         await query.answer(svc.tr.get(lang, "alert-game-over"), show_alert=True)
         return
-    if cb.op is Op.SHOW_HAND:
+    if cb.op in (Op.SHOW_HAND, Op.PLAYED):
+        # A message played through inline mode carries the same "my cards" button.
         await query.answer(screens.hand_alert(svc.tr, live, seat, lang), show_alert=True)
         return
-    async with live.lock:
-        game = live.game
-        if live.row.status != "active":
-            problem = "alert-game-over"
-        elif cb.move != game.move_number:
-            problem = "alert-stale"
-        elif game.current_seat != seat:
-            problem = "alert-not-your-turn"
-        else:
-            problem = None
-            code = resolve_action(cb.arg, game.legal_actions(seat))
-            if code is None:
-                problem = "alert-illegal"
-        if problem is None:
-            try:
-                events = await apply_action(svc, live, seat, code)
-                group = not table_waits(live, code, events)
-            except engine.IllegalAction as exc:
-                reason = f"illegal-{exc.reason.replace('_', '-')}"
-                problem = reason if svc.tr.has(lang, reason) else "alert-illegal"
+    problem, events = await attempt(svc, live, seat, cb.move, cb.arg, lang)
     if problem is not None:
         await query.answer(svc.tr.get(lang, problem), show_alert=True)
         return
-    await query.answer()
+    # No await since the action was applied: its code is still the game's latest.
+    group = not table_waits(live, live.game.actions[-1], events)
+    await acknowledge(query)
     svc.renderer.refresh(live.game_id, group=group)
     await svc.notify_listeners(live, events)
+
+
+async def attempt(
+    svc: Services, live: LiveGame, seat: int, move: int, arg: str, lang: str
+) -> tuple[str | None, list[dict[str, Any]]]:
+    """A player's choice drawn at ``move`` (a button's or an inline result's argument): under
+    the game's lock, check the game, the move number, the turn and the action, then apply and
+    commit it. Returns (None, events), or (the message id of the refusal, []) and nothing
+    changes. The caller renders and tells the listeners."""
+    async with live.lock:
+        game = live.game
+        if live.row.status != "active":
+            return "alert-game-over", []
+        if move != game.move_number:
+            return "alert-stale", []
+        if game.current_seat != seat:
+            return "alert-not-your-turn", []
+        code = resolve_action(arg, game.legal_actions(seat))
+        if code is None:
+            return "alert-illegal", []
+        try:
+            return None, await apply_action(svc, live, seat, code)
+        except engine.IllegalAction as exc:
+            reason = f"illegal-{exc.reason.replace('_', '-')}"
+            return (reason if svc.tr.has(lang, reason) else "alert-illegal"), []
 
 
 async def _rematch(
@@ -214,7 +225,7 @@ async def _rematch(
         await query.answer(svc.tr.get(lang, "alert-busy"), show_alert=True)
         return
     live = await svc.games.get(game_id)
-    await query.answer()
+    await acknowledge(query)
     svc.renderer.refresh(game_id)
     await svc.notify_listeners(live, [])
 

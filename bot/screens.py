@@ -12,7 +12,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 import engine
-from bot.callbacks import Callback, Op, action_callback
+from bot.callbacks import Callback, Op, action_callback, play_query
 from bot.games import Ctx, game_options, ui_for
 from bot.glossary import default_glossary
 from bot.house_rules import changed_rules, rule_choices, rule_label, value_label
@@ -67,6 +67,12 @@ def game_title(ctx: Ctx, kind: str, players: int) -> str:
 # More rows of lobby buttons from feature modules (computer players), drawn above the last row.
 LobbyRows = Callable[[Ctx, LiveGame], list[list[InlineKeyboardButton]]]
 LOBBY_ROWS: list[LobbyRows] = []
+# Settings of one game that a feature module keeps itself (the turn timer), by the module's
+# name: lines for the lobby text, and buttons drawn in the house rules' panel. A restart of the
+# application replaces its module's entry.
+LobbyLines = Callable[[Ctx, LiveGame], list[str]]
+LOBBY_LINES: dict[str, LobbyLines] = {}
+SETTING_ROWS: dict[str, LobbyRows] = {}
 
 
 def lobby_screen(tr: Translator, live: LiveGame) -> Content:
@@ -116,6 +122,8 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
         lines.append(ctx.t("lobby-rules", rules=listed))
     else:
         lines.append(ctx.t("lobby-rules-standard"))
+    for extra_lines in LOBBY_LINES.values():
+        lines += extra_lines(ctx, live)
     full = len(row.seats) == row.players
     lines.append(ctx.t("lobby-full") if full else ctx.t("lobby-how-to-join"))
 
@@ -137,6 +145,8 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
             keyboard.append(
                 [button(label, Callback(Op.RULE, gid, 0, f"{i}={choice.next_index(current)}"))]
             )
+        for setting_rows in SETTING_ROWS.values():
+            keyboard += setting_rows(ctx, live)
         keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
     else:
         for extra in LOBBY_ROWS:
@@ -191,7 +201,14 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
         seat = game.current_seat
         if ui.table_actions(view):
             keyboard += action_rows(ctx, live, view, game.legal_actions(seat))
-        keyboard.append([button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id))])
+        # "Play here" types the game's inline query: a player whose private chat is closed
+        # picks a card among results only they see (bot.inline_play).
+        play_here = InlineKeyboardButton(
+            ctx.t("btn-play-inline"), switch_inline_query_current_chat=play_query(row.game_id)
+        )
+        keyboard.append(
+            [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
+        )
         keyboard += explain_rows(ctx, live, view)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 

@@ -1,7 +1,9 @@
 """Turn timers, absent players, and tables that close themselves.
 
 - Every game in progress has a turn timer (off, 30 s, 1, 2 or 5 minutes): the group's default,
-  changed with ``/tempo`` (alias ``/timer``) while the lobby is open. At half time the player
+  changed with ``/tempo`` (alias ``/timer``); while the lobby is open ``/tempo`` sets it for
+  that game too, and the lobby's timer button (in the house rules' panel, the creator only)
+  sets it for that game alone. The lobby shows it. At half time the player
   gets a reminder; when it runs out a computer player (normal level) plays that turn; after
   ``MAX_MISSES`` expiries in a row the seat passes to a computer player until its owner presses
   the "I'm back" button.
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import (
@@ -41,9 +43,10 @@ import engine
 import engine.ai
 from bot import play, screens
 from bot.callbacks import Callback, Op
+from bot.games import Ctx
 from bot.live import LiveGame
 from bot.lobby import cancel_game, is_chat_admin, reply_html
-from bot.messenger import Content
+from bot.messenger import Content, acknowledge
 from bot.services import Services, services
 from bot.storage import StaleMove
 
@@ -150,6 +153,9 @@ class Timers:
             self.misses[(game_id, seat)] = misses
             if away:
                 self.away.add((game_id, seat))
+        # Every group's default, so that a lobby can show its timer without a query.
+        cur = await conn.execute("SELECT chat_id, turn_seconds FROM chat_timers")
+        self._chat_default.update({chat_id: turn for chat_id, turn in await cur.fetchall()})
         async with self.svc.storage.transaction() as c:
             await c.executemany("UPDATE turn_timers SET deadline = ? WHERE game_id = ?", rearmed)
             await self._write_alive(c, now)
@@ -211,6 +217,29 @@ class Timers:
         if game_id is not None:
             self.turn[game_id] = seconds
             await self._store_armed(game_id)
+
+    async def set_game_turn(self, game_id: int, seconds: int) -> None:
+        """Set the turn timer of one lobby only (the lobby's button); the group's default stays."""
+        self.turn[game_id] = seconds
+        await self._store_armed(game_id)
+
+    def lobby_turn(self, live: LiveGame) -> int:
+        """The turn timer a lobby will start with: its own, or its group's default."""
+        if live.game_id in self.turn:
+            return self.turn[live.game_id]
+        return self._chat_default.get(live.row.chat_id, DEFAULT_TURN_SECONDS)
+
+    def lobby_lines(self, ctx: Ctx, live: LiveGame) -> list[str]:
+        """The lobby's line with the turn timer."""
+        return [ctx.t("lobby-timer", seconds=self.lobby_turn(live))]
+
+    def setting_rows(self, ctx: Ctx, live: LiveGame) -> list[list[InlineKeyboardButton]]:
+        """The house rules' panel: a button that moves the lobby's timer to the next choice."""
+        current = self.lobby_turn(live)
+        index = TURN_CHOICES.index(current) if current in TURN_CHOICES else -1
+        following = (index + 1) % len(TURN_CHOICES)
+        cb = Callback(Op.TURN_TIMER, live.game_id, 0, str(following))
+        return [[screens.button(ctx.t("btn-timer", seconds=current), cb)]]
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """The group became a supergroup: its default follows it."""
@@ -466,13 +495,45 @@ async def on_back_press(
     timers.away.discard(key)
     timers.misses[key] = 0
     await timers._store_seat(live.game_id, seat)
-    await query.answer(svc.tr.get(lang, "toast-timer-back"))
+    await acknowledge(query, svc.tr.get(lang, "toast-timer-back"))
     name = f"<b>{screens.esc(live.row.seat_row(seat).name)}</b>"
     with contextlib.suppress(TelegramError):
         await query.edit_message_text(
             svc.tr.get(live.row.lang, "timer-back", player=name), parse_mode="HTML"
         )
     await timers.on_change(svc, live, [])
+
+
+async def on_timer_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The lobby's timer button (the creator only): this game's timer takes the choice it
+    names; pressing again moves on to the next one."""
+    svc = services(context)
+    timers = timers_of(context)
+    query = update.callback_query
+    live = await svc.games.get(cb.game_id)
+    if live is None or (query.message is not None and live.row.chat_id != query.message.chat.id):
+        await query.answer(svc.tr.get(lang, "alert-unknown-game"), show_alert=True)
+        return
+    valid = cb.arg.isdigit() and cb.arg.isascii() and int(cb.arg) < len(TURN_CHOICES)
+    async with live.lock:
+        row = live.row
+        if row.status != "lobby" or row.kind is None:
+            problem, args = "alert-lobby-closed", {}
+        elif query.from_user.id != row.creator_id:
+            problem, args = "alert-creator-only", {"creator": row.creator_name}
+        elif not valid:
+            problem, args = "alert-malformed", {}
+        else:
+            problem, args = None, {}
+            seconds = TURN_CHOICES[int(cb.arg)]
+            await timers.set_game_turn(live.game_id, seconds)
+    if problem is not None:
+        await query.answer(svc.tr.get(lang, problem, **args), show_alert=True)
+        return
+    await acknowledge(query, svc.tr.get(lang, "timer-set", seconds=seconds))
+    svc.renderer.refresh(live.game_id)
 
 
 async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -506,6 +567,8 @@ async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await timers.set_turn(chat.id, seconds, live.game_id if live is not None else None)
     await reply_html(update, svc.tr.get(lang, "timer-set", seconds=seconds))
+    if live is not None:
+        svc.renderer.refresh(live.game_id)  # the lobby shows the timer
 
 
 async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -541,6 +604,8 @@ async def setup(application: Application, svc: Services) -> None:
     await timers.load()
     application.bot_data["timers"] = timers
     svc.listeners.append(timers.on_change)
+    screens.LOBBY_LINES["timers"] = timers.lobby_lines
+    screens.SETTING_ROWS["timers"] = timers.setting_rows
 
 
 def register(application: Application) -> None:

@@ -93,6 +93,8 @@ URL_INVALID = "Bad Request: URL_INVALID"
 RESULTS_TOO_MUCH = "Bad Request: RESULTS_TOO_MUCH"
 RESULT_ID_DUPLICATE = "Bad Request: RESULT_ID_DUPLICATE"
 RESULT_ID_INVALID = "Bad Request: RESULT_ID_INVALID"
+START_PARAM_INVALID = "Bad Request: START_PARAM_INVALID"
+BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
 POLL_CONFLICT = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance is "
     "running"
@@ -122,6 +124,9 @@ MAX_INLINE_RESULTS = InlineQueryLimit.RESULTS
 MAX_INLINE_QUERY = InlineQueryLimit.MAX_QUERY_LENGTH
 MAX_RESULT_ID = InlineQueryResultLimit.MAX_ID_LENGTH
 MAX_DEEP_LINK = MessageLimit.DEEP_LINK_LENGTH
+# answerInlineQuery's cache_time when the bot gives none (seconds).
+DEFAULT_INLINE_CACHE = 300
+_START_PARAMETER = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # How often a waiting long poll over HTTP checks whether its client went away.
 _DISCONNECT_GRACE = 0.05
 # Telegram's documented "less than 48 hours ago" rule for deleting messages.
@@ -333,6 +338,7 @@ class _Query:
     update: dict
     created: float
     answer: dict | None = None
+    from_cache: bool = False  # answered by Telegram from an earlier answer; the bot never saw it
 
 
 @dataclass
@@ -621,6 +627,9 @@ class FakeTelegram:
         self._inline_messages: dict[str, FakeMessage] = {}
         self._callbacks: dict[str, _Query] = {}
         self._inline_queries: dict[str, _Query] = {}
+        # Telegram's cache of inline answers: (query, offset, user id or None) -> (answer, until).
+        self._inline_cache: dict[tuple[str, str, int | None], tuple[dict, float]] = {}
+        self._deliveries: dict[tuple[int, int], dict] = {}
         self._failures: list[_Failure] = []
         self._allowed_updates: list[str] | None = None
         self._poll_generation = 0
@@ -953,7 +962,13 @@ class FakeTelegram:
     def inline_query(
         self, user: dict, query: str, *, offset: str = "", chat_type: str | None = "sender"
     ) -> dict:
-        """The user types "@bot query" in some chat; queues an inline_query update."""
+        """The user types "@bot query" in some chat; queues an inline_query update.
+
+        Like Telegram, an answer given before to the same query and offset is served again from
+        the cache while its cache_time lasts (to everybody, unless it was is_personal, then to
+        the same user only): the bot then gets no update, and the returned update is already
+        answered (see `from_cache`).
+        """
         if utf16_len(query) > MAX_INLINE_QUERY:
             raise ValueError(f"an inline query has at most {MAX_INLINE_QUERY} characters")
         with self._lock:
@@ -966,9 +981,48 @@ class FakeTelegram:
             }
             if chat_type is not None:
                 payload["chat_type"] = chat_type
+            cached = self._cached_answer(query, offset, record.data["id"])
+            if cached is not None:
+                update = {"update_id": None, "inline_query": copy.deepcopy(payload)}
+                served = {**cached, "inline_query_id": payload["id"]}
+                self._inline_queries[payload["id"]] = _Query(
+                    update, self._time(), served, from_cache=True
+                )
+                return copy.deepcopy(update)
             update = self._queue("inline_query", payload)
             self._inline_queries[payload["id"]] = _Query(update, self._time())
             return update
+
+    def switch_inline(self, user: dict, message: Any, text: str, *, offset: str = "") -> dict:
+        """The user presses a message's `switch_inline_query_current_chat` button (found by its
+        text) and sends the query it puts in the input field, in that message's chat."""
+        with self._lock:
+            msg = self._resolve_message(message)
+            button = msg.button(text)
+            if "switch_inline_query_current_chat" not in button:
+                raise ValueError(f"{text!r} does not switch to inline mode in the current chat")
+            chat_type = None
+            if msg.chat_id is not None:
+                chat = self._chats[msg.chat_id]
+                # In the user's own chat with the bot, Telegram says "sender".
+                chat_type = "sender" if chat.type == "private" else self._kind(chat)
+            return self.inline_query(
+                user, button["switch_inline_query_current_chat"], offset=offset, chat_type=chat_type
+            )
+
+    def from_cache(self, update: dict) -> bool:
+        """Whether Telegram answered this inline query from its cache (the bot never saw it)."""
+        with self._lock:
+            query = self._inline_queries.get(update["inline_query"]["id"])
+            return bool(query and query.from_cache)
+
+    def _cached_answer(self, query: str, offset: str, user_id: int) -> dict | None:
+        now = self._time()
+        for key in ((query, offset, user_id), (query, offset, None)):
+            found = self._inline_cache.get(key)
+            if found is not None and found[1] > now:
+                return found[0]
+        return None
 
     def choose_inline_result(
         self, user: dict, update: dict, result_id: str, *, chat: dict | int | None = None
@@ -984,6 +1038,8 @@ class FakeTelegram:
             query = self._inline_queries.get(update["inline_query"]["id"])
             if query is None or query.answer is None:
                 raise ValueError("the bot has not answered that inline query")
+            if update["inline_query"]["from"]["id"] != record.data["id"]:
+                raise ValueError("only whoever typed an inline query sees its results")
             result = next((r for r in query.answer["results"] if r.get("id") == result_id), None)
             if result is None:
                 raise LookupError(f"no result {result_id!r} in the bot's answer")
@@ -994,6 +1050,9 @@ class FakeTelegram:
             text, entities = self._format(raw, content.get("parse_mode"), content.get("entities"))
             markup = result.get("reply_markup")
             target = self._chats[self._chat_id_of(chat)] if chat is not None else None
+            uid = record.data["id"]
+            if target is not None and uid not in target.members and target.id != uid:
+                raise ValueError("the user cannot write in that chat")
             msg = FakeMessage(
                 message_id=target.next_id if target else 0,
                 chat_id=target.id if target else None,
@@ -1013,6 +1072,10 @@ class FakeTelegram:
             if target is not None:
                 target.messages.append(msg)
                 target.next_id += 1
+                # Messages sent via the bot reach it even in privacy mode, in a group it is in.
+                if target.type != "private" and target.bot_status in ("member", "administrator"):
+                    delivered = self._queue("message", msg.to_dict())
+                    self._deliveries[(target.id, msg.message_id)] = delivered
             if self.inline_feedback:
                 chosen: dict[str, Any] = {"result_id": result_id, "from": record.data}
                 chosen["query"] = update["inline_query"]["query"]
@@ -1062,6 +1125,11 @@ class FakeTelegram:
         with self._lock:
             query = self._callbacks.get(update["callback_query"]["id"])
             return query.answer if query else None
+
+    def delivery(self, message: FakeMessage) -> dict | None:
+        """The message update the bot got for a message a user sent via the bot, or None."""
+        with self._lock:
+            return copy.deepcopy(self._deliveries.get((message.chat_id, message.message_id)))
 
     def inline_answer(self, update: dict) -> dict | None:
         """The answerInlineQuery for this inline query update, or None."""
@@ -1810,12 +1878,32 @@ class FakeTelegram:
                 raise ApiError(400, RESULT_ID_DUPLICATE)
             seen.add(result_id)
             self._check_result(result)
+        if p.get("button") is not None:
+            self._check_results_button(p["button"])
         query = self._inline_queries.get(p["inline_query_id"])
         if query is None or query.answer is not None or self._expired(query):
             raise ApiError(400, QUERY_TOO_OLD)
         query.answer = dict(p)
         self.inline_answers.append(query.answer)
+        cache_time = p.get("cache_time", DEFAULT_INLINE_CACHE)
+        if cache_time > 0:
+            asked = query.update["inline_query"]
+            who = asked["from"]["id"] if p.get("is_personal") else None
+            key = (asked["query"], asked.get("offset", ""), who)
+            self._inline_cache[key] = (dict(p), self._time() + cache_time)
         return True
+
+    def _check_results_button(self, button: Any) -> None:
+        """An InlineQueryResultsButton: a text, and a start_parameter or a web_app."""
+        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+            raise ApiError(400, BUTTON_TYPE_INVALID)
+        if not button["text"].strip():
+            raise ApiError(400, BUTTON_TEXT_INVALID)
+        if ("start_parameter" in button) == ("web_app" in button):
+            raise ApiError(400, BUTTON_TYPE_INVALID)
+        start = button.get("start_parameter")
+        if start is not None and not (isinstance(start, str) and _START_PARAMETER.match(start)):
+            raise ApiError(400, START_PARAM_INVALID)
 
     def _check_result(self, result: dict) -> None:
         if result["type"] == "article" and not isinstance(result.get("title"), str):

@@ -621,7 +621,9 @@ async def test_http_timeout_hangs_until_the_client_gives_up(fake, people, server
         fake.fail_next("sendMessage", "timeout")
         with pytest.raises(TimedOut):
             await impatient.send_message(people["group"]["id"], "lost")
-        await impatient.send_message(people["group"]["id"], "delivered")
+        # Only the first call is meant to time out: a loaded machine may take longer than
+        # 0.2 s to answer the second one.
+        await impatient.send_message(people["group"]["id"], "delivered", read_timeout=10)
     assert [m.text for m in fake.messages(people["group"])] == ["delivered"]
 
 
@@ -681,3 +683,115 @@ async def test_http_long_poll_dropped_by_a_stopping_bot_is_no_conflict(fake, peo
         updates = await new_process.get_updates(offset=2, timeout=0)
     assert [u.message.text for u in updates] == ["ancora qui"]
     assert fake.errors == []
+
+
+# ------------------------------------------------------------------------- inline mode, more
+
+
+def _article(n: int, markup: dict | None = None) -> dict:
+    result = {
+        "type": "article",
+        "id": f"r{n}",
+        "title": f"Scelta {n}",
+        "input_message_content": {"message_text": f"Scelta {n}"},
+    }
+    if markup is not None:
+        result["reply_markup"] = markup
+    return result
+
+
+def _answer(fake: FakeTelegram, update: dict, **params) -> tuple[int, dict]:
+    query_id = update["inline_query"]["id"]
+    return fake.handle(
+        "answerInlineQuery", {"inline_query_id": query_id, "results": [_article(1)], **params}
+    )
+
+
+def test_inline_answers_are_cached_as_telegram_does(fake, people):
+    """ "cache_time: The maximum amount of time in seconds that the result of the inline query
+    may be cached on the server. Defaults to 300." "is_personal: Pass True if results may be
+    cached on the server side only for the user that sent the query. By default, results may
+    be returned to any user who sends the same query." """
+    alice, bob = people["alice"], people["bob"]
+    first = fake.inline_query(alice, "shared")
+    assert _answer(fake, first)[0] == 200
+    again = fake.inline_query(bob, "shared")  # the default 300 s: served to anybody
+    assert fake.from_cache(again) and fake.inline_answer(again)["results"][0]["id"] == "r1"
+    assert again["update_id"] is None and not any(
+        u["inline_query"]["id"] == again["inline_query"]["id"]
+        for u in fake.pending_updates()
+        if "inline_query" in u
+    )
+    fake.advance(301)
+    assert not fake.from_cache(fake.inline_query(bob, "shared"))
+    mine = fake.inline_query(alice, "mine")
+    assert _answer(fake, mine, is_personal=True, cache_time=60)[0] == 200
+    assert fake.from_cache(fake.inline_query(alice, "mine"))
+    assert not fake.from_cache(fake.inline_query(bob, "mine"))
+    never = fake.inline_query(alice, "never")
+    assert _answer(fake, never, cache_time=0)[0] == 200
+    assert not fake.from_cache(fake.inline_query(alice, "never"))
+
+
+def test_inline_results_button_needs_a_text_and_one_action(fake, people):
+    """InlineQueryResultsButton: "text" and exactly one of "web_app" or "start_parameter"
+    (1-64 characters, only A-Z, a-z, 0-9, _ and -)."""
+    alice = people["alice"]
+    cases = [
+        ({"text": "Apri", "start_parameter": "play"}, 200, None),
+        ({"text": "Apri", "start_parameter": "gioca qui"}, 400, "Bad Request: START_PARAM_INVALID"),
+        ({"text": "Apri", "start_parameter": "x" * 65}, 400, "Bad Request: START_PARAM_INVALID"),
+        ({"text": "Apri"}, 400, "Bad Request: BUTTON_TYPE_INVALID"),
+        ({"text": " ", "start_parameter": "play"}, 400, "Bad Request: BUTTON_TEXT_INVALID"),
+    ]
+    for n, (button, status, description) in enumerate(cases):
+        got_status, body = _answer(fake, fake.inline_query(alice, f"q{n}"), button=button)
+        assert got_status == status, button
+        assert body.get("description") == description
+
+
+def test_switch_inline_button_types_its_query_in_that_chat(fake, people):
+    """A switch_inline_query_current_chat button puts "@bot query" in the input field of the
+    chat it is in; the query's chat_type names that chat."""
+    status, body = send(
+        fake,
+        people["group"],
+        "Tavolo",
+        reply_markup={
+            "inline_keyboard": [[{"text": "Gioca", "switch_inline_query_current_chat": "#7"}]]
+        },
+    )
+    assert status == 200
+    table = fake.message(people["group"], body["result"]["message_id"])
+    update = fake.switch_inline(people["bob"], table, "Gioca")
+    assert update["inline_query"]["query"] == "#7"
+    assert update["inline_query"]["chat_type"] == "supergroup"
+    with pytest.raises(LookupError):
+        fake.switch_inline(people["bob"], table, "Altro")
+
+
+def test_a_result_sent_into_a_group_reaches_the_bot_even_in_privacy_mode():
+    """Privacy mode still lets through "messages sent via this bot" (Telegram's bot features
+    page): the chosen result reaches the bot, with via_bot and its inline keyboard; only
+    whoever typed the query can send one of its results; a group without the bot gets
+    nothing."""
+    fake = FakeTelegram(privacy_mode=True)
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    group = fake.add_group("Tavolo", members=[alice, bob])
+    lonely = fake.add_group("Senza bot", members=[alice], bot_member=False)
+    markup = {"inline_keyboard": [[{"text": "Carte", "callback_data": "p:1:0:#0"}]]}
+    update = fake.inline_query(alice, "#1", chat_type="supergroup")
+    query_id = update["inline_query"]["id"]
+    status, _ = fake.handle(
+        "answerInlineQuery",
+        {"inline_query_id": query_id, "results": [_article(1, markup)], "cache_time": 0},
+    )
+    assert status == 200
+    with pytest.raises(ValueError):
+        fake.choose_inline_result(bob, update, "r1", chat=group)
+    msg = fake.choose_inline_result(alice, update, "r1", chat=group)
+    delivered = fake.delivery(msg)["message"]
+    assert delivered["via_bot"]["id"] == fake.bot_id and delivered["from"]["id"] == alice["id"]
+    assert delivered["reply_markup"] == markup and delivered["text"] == "Scelta 1"
+    elsewhere = fake.choose_inline_result(alice, update, "r1", chat=lonely)
+    assert fake.delivery(elsewhere) is None

@@ -184,7 +184,8 @@ class BriscolaUI(GameUI):
             return lines
         if event["type"] == "game_over":
             lines = []
-            if event.get("capot"):
+            # The capòt line is a dialect saying: /commento off hides it with the others.
+            if event.get("capot") and ctx.commentary:
                 lines.append(ctx.t("briscola-capot"))
             return lines
         return []

@@ -55,6 +55,7 @@ btn-rules-done = ✅ Done
 btn-start = ▶️ Begin
 btn-cancel = ✖️ Cancel
 btn-show-hand = 🂠 My cards
+btn-play-inline = ✋ Play here
 btn-rematch = 🔁 Rematch
 
 rule-on = yes
@@ -88,7 +89,17 @@ game-draw = 🤝 The game ends in a draw.
 deal-forced-plays = 🤖 Nobody had a choice left: the bot played the last cards.
 
 ## Notices in the group
-notice-private-closed = ⚠️ I can't send { $player } their cards: open the chat with { $bot } and press Start (or unblock the bot), and the game goes on from where it was.
+notice-private-closed = ⚠️ I can't send { $player } their cards: open the chat with { $bot } and press Start (or unblock the bot), and the game goes on from where it was. Meanwhile they can play from the group with the table's «✋ Play here» button: only the player sees their cards.
+
+## Playing from the group through inline mode (the table's "play here" button)
+# The message a choice sends into the group: it names no card.
+inline-play-message = ✋ { $player } chose their move from the group.
+# The button above the results (it opens the private chat with the bot).
+inline-play-choose = Choose your move: only you see your cards
+inline-play-group-only = Play from the game's group, with the table's «✋ Play here» button.
+inline-play-stale = That choice was for a move already past: nothing changed.
+# $reason: why the choice was not played (one of the alerts)
+inline-play-refused = ⚠️ { $player }: { $reason }
 
 ## Alerts (short, in a popup)
 alert-hand = Your cards: { $cards }

@@ -13,6 +13,9 @@ timer-choice = { $seconds ->
 }
 timer-current = ⏱️ Time per turn: { timer-choice }. To change it while the table is open: /tempo off, /tempo 30s, /tempo 1m, /tempo 2m or /tempo 5m.
 timer-set = ⏱️ Time per turn: { timer-choice }.
+# The lobby's line and its button (the button moves to the next choice).
+lobby-timer = ⏱️ Time per turn: { timer-choice }.
+btn-timer = ⏱️ Timer: { timer-choice }
 timer-bad-choice = Choose one of: off, 30s, 1m, 2m, 5m (for example /tempo 2m).
 timer-during-game = The time per turn is changed before the game starts.
 timer-who = Only whoever opened the table or a group admin can change the time per turn.

@@ -55,6 +55,7 @@ btn-rules-done = ✅ Fatto
 btn-start = ▶️ Comincia
 btn-cancel = ✖️ Annulla
 btn-show-hand = 🂠 Le mie carte
+btn-play-inline = ✋ Gioca qui
 btn-rematch = 🔁 Rivincita
 
 rule-on = sì
@@ -88,7 +89,17 @@ game-draw = 🤝 La partita finisce pari.
 deal-forced-plays = 🤖 Nessuno aveva più scelta: le ultime carte le ha giocate il bot.
 
 ## Notices in the group
-notice-private-closed = ⚠️ Non riesco a mandare le carte a { $player }: apri la chat con { $bot } e premi Avvia (o sblocca il bot), poi si continua da dove eravamo.
+notice-private-closed = ⚠️ Non riesco a mandare le carte a { $player }: apri la chat con { $bot } e premi Avvia (o sblocca il bot), poi si continua da dove eravamo. Intanto si può giocare dal gruppo col bottone «✋ Gioca qui» del tavolo: le carte le vede solo chi gioca.
+
+## Playing from the group through inline mode (the table's "play here" button)
+# The message a choice sends into the group: it names no card.
+inline-play-message = ✋ { $player } ha scelto la sua mossa dal gruppo.
+# The button above the results (it opens the private chat with the bot).
+inline-play-choose = Scegli la tua mossa: le carte le vedi solo tu
+inline-play-group-only = Si gioca dal gruppo della partita, col bottone «✋ Gioca qui» del tavolo.
+inline-play-stale = Questa scelta era per una mossa già passata: non è cambiato nulla.
+# $reason: why the choice was not played (one of the alerts)
+inline-play-refused = ⚠️ { $player }: { $reason }
 
 ## Alerts (short, in a popup)
 alert-hand = Le tue carte: { $cards }

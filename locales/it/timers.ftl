@@ -13,6 +13,9 @@ timer-choice = { $seconds ->
 }
 timer-current = ⏱️ Tempo per turno: { timer-choice }. Per cambiarlo, mentre il tavolo è aperto: /tempo off, /tempo 30s, /tempo 1m, /tempo 2m o /tempo 5m.
 timer-set = ⏱️ Tempo per turno: { timer-choice }.
+# The lobby's line and its button (the button moves to the next choice).
+lobby-timer = ⏱️ Tempo per turno: { timer-choice }.
+btn-timer = ⏱️ Tempo: { timer-choice }
 timer-bad-choice = Scegli tra: off, 30s, 1m, 2m, 5m (per esempio /tempo 2m).
 timer-during-game = Il tempo per turno si cambia prima di cominciare la partita.
 timer-who = Solo chi ha aperto il tavolo o un amministratore del gruppo può cambiare il tempo per turno.

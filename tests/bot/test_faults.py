@@ -168,35 +168,62 @@ async def test_presses_in_two_games_at_once_do_not_interfere(make_table, fake, b
         ("editMessageText", 400, "Bad Request: message is not modified"),
         ("editMessageText", 400, "Bad Request: message to edit not found"),
         ("editMessageText", "timeout", None),
+        ("answerCallbackQuery", "timeout", None),
     ],
 )
 async def test_telegram_errors_during_play_do_not_stop_the_game(
     make_table, fake, bot, monkeypatch, method, error, description
 ):
-    """An error from Telegram on the group's table edit in the middle of a game (rate limit,
-    forbidden, not modified, message lost, timeout): the action stands, and the game plays on
-    to its end."""
+    """An error from Telegram in the middle of a game (rate limit, forbidden, not modified,
+    message lost, timeout: on the group's table edit; a press whose answer times out): the
+    action stands, the messages show it, and the game plays on to its end."""
     monkeypatch.setattr("bot.render.RETRY_DELAY", 0.01)
     table = make_table(2)
     await table.start("briscola", 2)
     await table.play_to_end(random.Random(4), stop_after=3)
+    group_id = table.group["id"]
     fake.fail_next(
         method,
         error,
         description,
         retry_after=1 if error == 429 else None,
-        match=lambda params: params["chat_id"] == table.group["id"],
+        # The table's edit, not a hand's: the hand messages go first since the group may wait.
+        match=(lambda p: p["chat_id"] == group_id) if method == "editMessageText" else None,
     )
     user, msg, _, data = table.visible_actions()[0]
     update = fake.press(user, msg, data)
     await bot.feed(update)
     assert len(await bot.svc.storage.actions(table.game_id)) == 4
+    # The messages show the action even when its press could not be answered: the next
+    # player's buttons carry the new move number.
+    assert all(f":{table.game_id}:4:" in d for _, _, _, d in table.visible_actions())
     rng = random.Random(5)
-    while (await bot.svc.storage.get_game(table.game_id)).status == "active":
+    for _ in range(200):  # a Briscola for two has 40 actions: a bound, so a fault cannot hang
+        if (await bot.svc.storage.get_game(table.game_id)).status != "active":
+            break
         user, msg, _, data = rng.choice(table.visible_actions())
-        await bot.feed(fake.press(user, msg, data))
+        answer = fake.answered(await bot.feed(fake.press(user, msg, data)))
+        assert not answer["show_alert"], answer
     row = await bot.svc.storage.get_game(table.game_id)
     game = replayed(await bot.svc.storage.actions(table.game_id), row)
     assert game.is_over and row.winners == game.winners
     assert json.loads(json.dumps(row.scores)) == json.loads(json.dumps(game.scores))
     # Warnings are expected; errors in the log are not (checked when the bot stops).
+
+
+async def test_a_timed_out_answer_to_start_still_deals_and_arms_the_game(make_table, fake, bot):
+    """The start button's answer times out after the game was committed: the hands are dealt
+    all the same and the game's listeners hear of the start (a computer seat plays first)."""
+    table = make_table(2)
+    await table.seat_everybody("briscola", 2)
+    heard = []
+
+    async def listener(svc, live, events):
+        heard.append((live.game_id, live.active))
+
+    bot.svc.listeners.append(listener)
+    fake.fail_next("answerCallbackQuery", "timeout")
+    await table.press(table.users[0], table.lobby(), t("btn-start"))
+    assert (table.game_id, True) in heard
+    for user in table.users:
+        assert t("hand-cards", cards="") in table.hand_message(user).text

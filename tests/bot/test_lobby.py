@@ -144,8 +144,9 @@ async def test_every_house_rule_is_a_button_for_the_creator(make_table, fake, ki
     labels = [text for text, _ in table.lobby().buttons]
     for choice in rule_choices(kind):
         assert any(label.startswith(t(f"rule-{kind}-{choice.name}") + ":") for label in labels)
-    # Besides the rules: joining (one button, or one per team), standing up, and "done".
-    assert len(labels) == len(rule_choices(kind)) + (4 if players == 4 else 3)
+    # Besides the rules: joining (one button, or one per team), standing up, the turn timer,
+    # and "done".
+    assert len(labels) == len(rule_choices(kind)) + (5 if players == 4 else 4)
 
 
 async def test_a_rule_the_table_cannot_take_is_refused(make_table, fake):

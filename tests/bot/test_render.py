@@ -3,8 +3,11 @@ rule values, and Telegram-safe HTML for any player name."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+import engine
 from bot.app import LOCALES_DIR
 from bot.games import Ctx, offered_kinds, ui_for
 from bot.games.briscola import trick_saying
@@ -33,6 +36,33 @@ def test_briscola_sayings(cards, leader, winner, trump, players, saying):
     """Each saying of the source is said exactly in its situation."""
     trick = {"cards": cards, "leader": leader, "seat": winner, "points": 0}
     assert trick_saying(trick, trump, players) == saying
+
+
+def capot_game_over() -> tuple[dict, dict]:
+    """The game_over event and final view of a real Briscola match to two deals that ends in a
+    capòt (the losers won no deal), found by playing random legal actions."""
+    rng = random.Random(0)
+    for seed in range(500):
+        game = engine.new_game("briscola", 2, seed=seed, rules={"raggi": 2})
+        events: list[dict] = []
+        while not game.is_over:
+            seat = game.current_seat
+            events = game.play(seat, rng.choice(game.legal_actions(seat)))
+        over = next(e for e in events if e["type"] == "game_over")
+        if over.get("capot"):
+            return over, game.view(None)
+    raise AssertionError("no capòt in 500 random matches")
+
+
+@pytest.mark.parametrize("commentary", [True, False])
+def test_capot_line_follows_the_commentary_setting(commentary):
+    """The end-of-game «J'han ciapâ capòt» is a dialect saying: shown with the commentary on,
+    hidden by /commento off like the sayings during play."""
+    event, view = capot_game_over()
+    ui = ui_for("briscola")
+    ctx = Ctx(TR, "it", ["A", "B"], ui.faces, commentary=commentary)
+    lines = ui.announcement_lines(ctx, event, view)
+    assert (TR.get("it", "briscola-capot") in lines) is commentary
 
 
 @pytest.mark.skipif("cirulla" not in offered_kinds(), reason="Cirulla is not offered")

@@ -273,3 +273,56 @@ async def test_the_bot_removed_from_a_group_closes_its_game(make_table, fake, bo
     assert (await bot.svc.storage.get_game(table.game_id)).status == "cancelled"
     assert table.game_id not in timers(bot).armed
     await tick(bot, clock, 600)
+
+
+async def test_lobby_timer_button_cycles_the_choices_for_that_game_only(
+    make_table, fake, bot, clock
+):
+    """Issue 9: "a turn timer per game (off, 30 s, 1, 2 or 5 minutes; a group default,
+    changeable in the lobby)". The lobby shows the timer; the button in the house rules' panel
+    (the creator only) moves this game to the next choice, wrapping round after 5 minutes; the
+    group's default stays; the game starts with the timer chosen."""
+    table = make_table(2)
+    await table.seat_everybody("briscola", 2)
+    await bot.feed(fake.send_text(table.users[0], table.group, "/tempo 1m"))
+    assert t("lobby-timer", seconds=60) in table.lobby().text
+    await table.press(table.users[0], table.lobby(), t("btn-rules"))
+    other = await table.press(table.users[1], table.lobby(), t("btn-timer", seconds=60))
+    assert other["show_alert"]
+    assert other["text"] == t("alert-creator-only", creator=table.users[0]["first_name"])
+    seen = []
+    for expected in (120, 300, 0, 30, 60, 120):
+        label = next(text for text, _ in table.lobby().buttons if text.startswith("⏱️"))
+        answer = await table.press(table.users[0], table.lobby(), label)
+        assert answer["text"] == t("timer-set", seconds=expected)
+        assert t("lobby-timer", seconds=expected) in table.lobby().text
+        seen.append(expected)
+    assert sorted(set(seen)) == [0, 30, 60, 120, 300]
+    # A second press of an old button sets the value it names again: nothing runs twice.
+    old_data = f"t:{table.game_id}:0:1"
+    update = await bot.feed(fake.press(table.users[0], table.lobby(), old_data))
+    assert fake.answered(update)["text"] == t("timer-set", seconds=30)
+    for bad in (f"t:{table.game_id}:0:5", f"t:{table.game_id}:0:x"):
+        update = await bot.feed(fake.press(table.users[0], table.lobby(), bad))
+        assert fake.answered(update)["text"] == t("alert-malformed")
+    assert await timers(bot).chat_default(table.group["id"]) == 60
+    await table.press(table.users[0], table.lobby(), t("btn-rules-done"))
+    await table.press(table.users[0], table.lobby(), t("btn-start"))
+    assert timers(bot).turn[table.game_id] == 30
+    assert timers(bot).armed[table.game_id].deadline == pytest.approx(clock.now + 30)
+    update = await bot.feed(fake.press(table.users[0], table.table(), old_data))
+    assert fake.answered(update)["text"] == t("alert-lobby-closed")
+    assert timers(bot).turn[table.game_id] == 30
+
+
+async def test_the_lobby_shows_the_group_default_after_a_restart(make_table, fake, bot, clock):
+    """A group's default timer, set by an admin before, is what a new lobby shows, after a
+    restart too."""
+    table = make_table(2)
+    await table.open_privates()
+    fake.set_admin(table.group, table.users[0])
+    await bot.feed(fake.send_text(table.users[0], table.group, "/tempo 5m"))
+    assert fake.last_message(table.group).text == t("timer-set", seconds=300)
+    await bot.restart()
+    await table.create("/nuova briscola 2")
+    assert t("lobby-timer", seconds=300) in table.lobby().text
