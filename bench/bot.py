@@ -18,9 +18,11 @@ Printed per game and mode: the Bot API calls per card played in the group and in
 (callback answers apart; from the start of the game to its last message, bids and results
 included; the cards the bot plays itself when nobody has a choice left count as cards played);
 and, paced, presses per second and the p50/p99 time to handle one card-play press (decode,
-engine, SQLite commit, callback answer; rendering runs in the background).
+engine, SQLite commit, callback answer; rendering runs in the background). With ``--causes``,
+the paced group calls per card split by what caused them: a card, a bid or other action, the
+table at a deal's end (the next deal, or the end of the game), the deal's result message.
 
-    python bench/bot.py [--games 4] [--latency 20] [--scale 0.01] [--kind briscola]
+    python bench/bot.py [--games 4] [--latency 20] [--scale 0.01] [--kind briscola] [--causes]
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -91,6 +94,18 @@ async def shown(fake: FakeTelegram, chat: dict, message_id: int, data: str) -> N
     raise RuntimeError(f"the button {data} never showed")
 
 
+def cause_of(
+    method: str, code: str, pack: tuple[str, ...], events: list[dict], announced: frozenset[str]
+) -> str:
+    """What a group call made after a press is for: the deal's result message, the table at a
+    deal's end (the next deal, or the end of the game), a card, or another action (a bid)."""
+    if method == "sendMessage":
+        return "result message" if any(e["type"] in announced for e in events) else "other message"
+    if any(e["type"] in announced for e in events):
+        return "table: deal's end"
+    return "table: card" if code[:2] in pack else f"table: {code.split(':')[0]}"
+
+
 async def play_game(
     kind: str, players: int, seed: int, mode: str, latency: float, scale: float, db: Path
 ):
@@ -134,6 +149,7 @@ async def play_game(
     ui = ui_for(kind)
     pack = engine.GAMES[kind].pack
     times = []
+    causes: Counter[str] = Counter()  # paced: the group's calls by what caused them
     game = live.game
     while not game.is_over:
         seat = game.current_seat
@@ -150,11 +166,17 @@ async def play_game(
             await shown(fake, chat, message_id, data)
             message_id = live.row.table_message_id if chat is group else message_id
         update = fake.press(users[seat], fake.message(chat, message_id), data)
+        before = len(fake.calls)
         elapsed = await feed(app, update)
         if code[:2] in pack:  # a card, with or without a capture
             times.append(elapsed)
         if mode == "paced":
             await svc.renderer.drain()
+            causes.update(
+                cause_of(method, code, pack, live.last_events, ui.announced)
+                for method, params in fake.calls[before:]
+                if method in MESSAGE_METHODS and params["chat_id"] < 0
+            )
         else:
             await asyncio.sleep(0)
     await svc.renderer.drain()
@@ -169,7 +191,7 @@ async def play_game(
                 private_calls += 1
     await app.shutdown()
     await app.post_shutdown(app)
-    return times, group_calls, private_calls, cards
+    return times, group_calls, private_calls, cards, causes
 
 
 async def main() -> None:
@@ -181,6 +203,9 @@ async def main() -> None:
         "--scale", type=float, default=0.01, help="human mode: think times and window times this"
     )
     parser.add_argument("--kind", choices=offered_kinds())
+    parser.add_argument(
+        "--causes", action="store_true", help="paced: the group's calls per card by cause"
+    )
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
     print(
@@ -195,6 +220,7 @@ async def main() -> None:
                     latency = args.latency / 1000 if mode == "burst" else 0.0
                     times: list[float] = []
                     group = private = cards = 0
+                    causes: Counter[str] = Counter()
                     for g in range(args.games):
                         n += 1
                         result = await play_game(
@@ -210,6 +236,7 @@ async def main() -> None:
                         group += result[1]
                         private += result[2]
                         cards += result[3]
+                        causes += result[4]
                     times.sort()
                     if mode == "paced":
                         p50 = statistics.median(times) * 1000
@@ -221,6 +248,9 @@ async def main() -> None:
                         f"{kind + ' ' + str(players):<12}{mode:<8}{timing}"
                         f"{group / cards:>12.3f}{private / cards:>14.2f}"
                     )
+                    if args.causes and causes:
+                        for cause, count in sorted(causes.items()):
+                            print(f"{'':<20}{cause:<28}{count:>6}{count / cards:>12.3f}")
 
 
 if __name__ == "__main__":
