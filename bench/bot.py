@@ -1,19 +1,28 @@
 """The bot under load: button presses handled per second, time per press, Bot API calls per card.
 
 Whole games are played against the fake Bot API (in process) on a real SQLite file, every action
-a button press carrying the callback data the bot drew. Two ways of pressing:
+a button press carrying the callback data the bot drew. Three ways of pressing:
 
 - paced: after each press, wait until every message is up to date (players slower than the
-  bot: nothing to coalesce, the worst case for calls per card);
+  bot: nothing to coalesce, the worst case for calls per card; a group edit window would only
+  make the wait longer, so it is off);
+- human: each press comes after a think time drawn from a log-normal law (median 2.5 s, most
+  between 1 and 6 s, never under 0.7 s), on a button the player's message shows, with the
+  group edit window of ``bot/settings.py``; think times and the window are both multiplied by
+  ``--scale`` so that the bench stays fast;
 - burst: presses back to back while each Bot API call takes ``--latency`` ms (players, or
-  computer players, faster than Telegram answers: the renderer folds changes together).
+  computer players, faster than Telegram answers: the renderer folds changes together; no
+  window).
 
 Printed per game and mode: the Bot API calls per card played in the group and in private chats
 (callback answers apart; from the start of the game to its last message, bids and results
-included); and, paced, presses per second and the p50/p99 time to handle one card-play press
-(decode, engine, SQLite commit, callback answer; rendering runs in the background).
+included; the cards the bot plays itself when nobody has a choice left count as cards played);
+and, paced, presses per second and the p50/p99 time to handle one card-play press (decode,
+engine, SQLite commit, callback answer; rendering runs in the background). With ``--causes``,
+the paced group calls per card split by what caused them: a card, a bid or other action, the
+table at a deal's end (the next deal, or the end of the game), the deal's result message.
 
-    python bench/bot.py [--games 4] [--latency 20] [--kind briscola]
+    python bench/bot.py [--games 4] [--latency 20] [--scale 0.01] [--kind briscola] [--causes]
 """
 
 from __future__ import annotations
@@ -21,11 +30,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import math
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,6 +51,17 @@ from bot.settings import Settings
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "editMessageReplyMarkup")
+MODES = ("paced", "human", "burst")
+# A player's think time before a press, in seconds: log-normal around the median.
+THINK_MEDIAN = 2.5
+THINK_SIGMA = 0.6
+THINK_MIN = 0.7
+THINK_MAX = 30.0
+
+
+def think_time(rng: random.Random) -> float:
+    """Seconds a player takes to choose, read the table and press (before scaling)."""
+    return min(THINK_MAX, max(THINK_MIN, rng.lognormvariate(math.log(THINK_MEDIAN), THINK_SIGMA)))
 
 
 class SlowRequest(FakeRequest):
@@ -63,14 +85,39 @@ async def feed(app, fake_update: dict) -> float:
     return time.perf_counter() - start
 
 
-async def play_game(kind: str, players: int, seed: int, mode: str, latency: float, db: Path):
+async def shown(fake: FakeTelegram, chat: dict, message_id: int, data: str) -> None:
+    """Wait until a message shows a button with ``data`` (what a player can press)."""
+    for _ in range(10_000):
+        if any(d == data for _, d in fake.message(chat, message_id).buttons):
+            return
+        await asyncio.sleep(0.001)
+    raise RuntimeError(f"the button {data} never showed")
+
+
+def cause_of(
+    method: str, code: str, pack: tuple[str, ...], events: list[dict], announced: frozenset[str]
+) -> str:
+    """What a group call made after a press is for: the deal's result message, the table at a
+    deal's end (the next deal, or the end of the game), a card, or another action (a bid)."""
+    if method == "sendMessage":
+        return "result message" if any(e["type"] in announced for e in events) else "other message"
+    if any(e["type"] in announced for e in events):
+        return "table: deal's end"
+    return "table: card" if code[:2] in pack else f"table: {code.split(':')[0]}"
+
+
+async def play_game(
+    kind: str, players: int, seed: int, mode: str, latency: float, scale: float, db: Path
+):
     """One game from /nuova to the end; returns (card press times, group, private, cards)."""
     fake = FakeTelegram()
+    window = Settings.model_fields["group_edit_window"].default * scale if mode == "human" else 0
     settings = Settings(
         telegram_bot_token=fake.token,
         database_path=db,
         group_max_rate=0,
         overall_max_rate=0,
+        group_edit_window=window,
         _env_file=None,
     )
     app = build_application(settings, SlowRequest(fake, latency), publish_commands=False)
@@ -98,9 +145,11 @@ async def play_game(kind: str, players: int, seed: int, mode: str, latency: floa
     first_call = len(fake.calls)
 
     rng = random.Random(seed)
+    thinking = random.Random(seed + 1)  # apart, so that every mode plays the same moves
     ui = ui_for(kind)
+    pack = engine.GAMES[kind].pack
     times = []
-    cards = 0
+    causes: Counter[str] = Counter()  # paced: the group's calls by what caused them
     game = live.game
     while not game.is_over:
         seat = game.current_seat
@@ -112,16 +161,27 @@ async def play_game(kind: str, players: int, seed: int, mode: str, latency: floa
             chat, message_id = group, live.row.table_message_id
         else:
             chat, message_id = users[seat], live.row.seat_row(seat).hand_message_id
+        if mode == "human":
+            await asyncio.sleep(think_time(thinking) * scale)
+            await shown(fake, chat, message_id, data)
+            message_id = live.row.table_message_id if chat is group else message_id
         update = fake.press(users[seat], fake.message(chat, message_id), data)
+        before = len(fake.calls)
         elapsed = await feed(app, update)
-        if code[:2] in engine.GAMES[kind].pack:  # a card, with or without a capture
+        if code[:2] in pack:  # a card, with or without a capture
             times.append(elapsed)
-            cards += 1
         if mode == "paced":
             await svc.renderer.drain()
+            causes.update(
+                cause_of(method, code, pack, live.last_events, ui.announced)
+                for method, params in fake.calls[before:]
+                if method in MESSAGE_METHODS and params["chat_id"] < 0
+            )
         else:
             await asyncio.sleep(0)
     await svc.renderer.drain()
+    # Every card played, the ones the bot played itself when nobody had a choice included.
+    cards = sum(1 for _, code in await svc.storage.actions(live.game_id) if code[:2] in pack)
     group_calls = private_calls = 0
     for method, params in fake.calls[first_call:]:
         if method in MESSAGE_METHODS:
@@ -131,7 +191,7 @@ async def play_game(kind: str, players: int, seed: int, mode: str, latency: floa
                 private_calls += 1
     await app.shutdown()
     await app.post_shutdown(app)
-    return times, group_calls, private_calls, cards
+    return times, group_calls, private_calls, cards, causes
 
 
 async def main() -> None:
@@ -139,7 +199,13 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="games per line")
     parser.add_argument("--latency", type=float, default=20.0, help="ms per call in burst mode")
+    parser.add_argument(
+        "--scale", type=float, default=0.01, help="human mode: think times and window times this"
+    )
     parser.add_argument("--kind", choices=offered_kinds())
+    parser.add_argument(
+        "--causes", action="store_true", help="paced: the group's calls per card by cause"
+    )
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
     print(
@@ -150,30 +216,41 @@ async def main() -> None:
         n = 0
         for kind in kinds:
             for players in engine.GAMES[kind].player_counts:
-                for mode in ("paced", "burst"):
+                for mode in MODES:
                     latency = args.latency / 1000 if mode == "burst" else 0.0
                     times: list[float] = []
                     group = private = cards = 0
+                    causes: Counter[str] = Counter()
                     for g in range(args.games):
                         n += 1
                         result = await play_game(
-                            kind, players, 1000 * g + 7, mode, latency, Path(tmp) / f"{n}.db"
+                            kind,
+                            players,
+                            1000 * g + 7,
+                            mode,
+                            latency,
+                            args.scale,
+                            Path(tmp) / f"{n}.db",
                         )
                         times += result[0]
                         group += result[1]
                         private += result[2]
                         cards += result[3]
+                        causes += result[4]
                     times.sort()
                     if mode == "paced":
                         p50 = statistics.median(times) * 1000
                         p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
                         timing = f"{len(times) / sum(times):>10.0f}{p50:>9.2f}{p99:>9.2f}"
-                    else:  # each answer waits out the simulated latency: not the bot's time
+                    else:  # think times or simulated latency run meanwhile: not the bot's time
                         timing = f"{'-':>10}{'-':>9}{'-':>9}"
                     print(
                         f"{kind + ' ' + str(players):<12}{mode:<8}{timing}"
-                        f"{group / cards:>12.2f}{private / cards:>14.2f}"
+                        f"{group / cards:>12.3f}{private / cards:>14.2f}"
                     )
+                    if args.causes and causes:
+                        for cause, count in sorted(causes.items()):
+                            print(f"{'':<20}{cause:<28}{count:>6}{count / cards:>12.3f}")
 
 
 if __name__ == "__main__":

@@ -206,7 +206,7 @@ def build_application(
             messenger=Messenger(application.bot),
             bot_username=application.bot.username,
         )
-        svc.renderer = Renderer(svc)
+        svc.renderer = Renderer(svc, settings.group_edit_window)
         application.bot_data["services"] = svc
         if publish_commands:
             await set_commands(application, tr)

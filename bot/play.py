@@ -2,11 +2,14 @@
 
 ``apply_action`` is the one way an action enters a game: the engine checks it, storage commits
 it (with the announcements it causes), and only then are messages brought up to date.
-Computer players and turn timers call it too.
+Computer players and turn timers call it too. When an action leaves nobody a choice for the rest
+of the deal (the last trick, where every hand holds one card), the bot plays those forced cards
+in the same commit, and the deal's result message shows them.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from typing import Any
 
@@ -28,28 +31,72 @@ from bot.storage import ChatBusy, StaleMove
 
 log = logging.getLogger(__name__)
 
+# The rest of a deal is looked at for forced plays only once no hand holds more cards than
+# this: with more, somebody always has a choice, and the look (on a copy of the game) is skipped.
+TAIL_HAND = 2
+
+
+def forced_tail(game: engine.Game, announced: frozenset[str]) -> list[tuple[int, str]]:
+    """The rest of the deal when nobody has a choice left in it, else ``[]``.
+
+    Looked for only once no hand holds more than ``TAIL_HAND`` cards (the last trick of a trick
+    game always qualifies: every hand holds one card; in Cirulla, the last plays of a deal): the
+    plays are tried on a copy of the game, and they are the rest of the deal if each one is the
+    only legal action of its player and the last one ends the deal (an ``announced`` event: the
+    deal's result) or the game.
+
+    All or nothing: a forced card played at once while a later player still has a choice would
+    tell that player something about the hand it came from.
+    """
+    if game.is_over or max(game.view(None)["hand_sizes"]) > TAIL_HAND:
+        return []
+    if len(game.legal_actions(game.current_seat)) != 1:
+        return []
+    trial = copy.deepcopy(game)
+    plays: list[tuple[int, str]] = []
+    while not trial.is_over:
+        seat = trial.current_seat
+        legal = trial.legal_actions(seat)
+        if len(legal) != 1:
+            return []
+        plays.append((seat, legal[0]))
+        if any(e["type"] in announced for e in trial.play(seat, legal[0])):
+            return plays
+    return plays
+
 
 async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> list[dict[str, Any]]:
-    """Apply and commit one action of ``seat``; the caller holds ``live.lock``.
+    """Apply and commit one action of ``seat``, and the forced rest of the deal if it leaves
+    nobody a choice (``forced_tail``); the caller holds ``live.lock``. Returns the events of
+    every action applied.
 
     Raises ``engine.IllegalAction`` (nothing changes) or a storage error (the game is reloaded
     from the database, so memory never runs ahead of what was committed).
     """
     game = live.game
     move = game.move_number
-    events = game.play(seat, code)
     ui = ui_for(live.row.kind)
+    events = game.play(seat, code)
+    plays = [(seat, code)]
+    forced = forced_tail(game, ui.announced)
+    for s, c in forced:
+        events += game.play(s, c)
+    plays += forced
     announced = [e for e in events if e["type"] in ui.announced]
     announcements = []
     if announced:
-        announcements.append(("announce", {"events": announced, "view": game.view(None)}))
+        # The result message shows how the deal ended (the last tricks, the last plays) and
+        # says when the bot played the last cards itself.
+        shown = [e for e in events if e["type"] in ui.announced or e["type"] in ui.closing]
+        if forced:
+            shown.insert(0, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
+        announcements.append(("announce", {"events": shown, "view": game.view(None)}))
     result = (game.winners, game.scores) if game.is_over else None
     try:
-        await svc.storage.record_action(
+        await svc.storage.record_actions(
             live.game_id,
             move,
-            seat,
-            code,
+            plays,
             announcements=announcements,
             result=result,
             within=svc.result_writer(live) if result is not None else None,
@@ -57,12 +104,20 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     except BaseException:
         await svc.games.reload(live)
         raise
-    live.row.move_number = move + 1
+    live.row.move_number = move + len(plays)
     if result is not None:
         live.row.status = "over"
         live.row.winners, live.row.scores = result
     live.record(events)
     return events
+
+
+def table_waits(live: LiveGame, code: str, events: list[dict[str, Any]]) -> bool:
+    """Whether the group's table may wait for the next action: after a quiet action (a Belòta
+    declaration, a Cirulla knock, a look at the partner's hand: ``GameUI.quiet``) the same
+    player is still to act, in private; the table shows it with that player's card."""
+    ui = ui_for(live.row.kind)
+    return live.active and code in ui.quiet and not any(e["type"] in ui.announced for e in events)
 
 
 async def perform(
@@ -81,7 +136,8 @@ async def perform(
         if move is not None and move != live.game.move_number:
             raise StaleMove(live.game_id)
         events = await apply_action(svc, live, seat, code)
-    svc.renderer.refresh(live.game_id)
+        group = not table_waits(live, code, events)
+    svc.renderer.refresh(live.game_id, group=group)
     await svc.notify_listeners(live, events)
     return events
 
@@ -116,8 +172,10 @@ async def on_game_press(
     if problem is not None:
         await query.answer(svc.tr.get(lang, problem), show_alert=True)
         return
+    # No await since the action was applied: its code is still the game's latest.
+    group = not table_waits(live, live.game.actions[-1], events)
     await acknowledge(query)
-    svc.renderer.refresh(live.game_id)
+    svc.renderer.refresh(live.game_id, group=group)
     await svc.notify_listeners(live, events)
 
 

@@ -1,14 +1,23 @@
 """Bringing a game's Telegram messages up to date, coalescing bursts of changes.
 
-``refresh(game_id)`` marks a game as changed. One task per game renders its latest state (the
-lobby, or the table message, every hand message and the announcements waiting in the outbox);
-changes that arrive while it is busy (for instance while the rate limiter holds a group edit)
+``refresh(game_id)`` marks a game as changed. One task per game renders its latest state: first
+the private hand messages (the player to act gets their buttons at once), then the group's
+messages (the lobby, or the table message and the announcements waiting in the outbox).
+Changes that arrive while it is busy (for instance while the rate limiter holds a group edit)
 are folded into one more pass, so a burst of moves costs one edit, not one per move.
+
+Telegram allows about 20 messages a minute in a group, so table edits keep ``window`` seconds
+apart in each group (``GROUP_EDIT_WINDOW``): an edit due sooner waits for the end of the
+window, and the changes made meanwhile go into that one edit. The window never holds a table
+that carries buttons for the player to act, or still shows them (Belòta's bids: the next
+bidder must see theirs at once, and the bids go away with the last one), a lobby, or the last
+state of a finished or cancelled game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -16,6 +25,7 @@ from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot import screens
 from bot.chat_settings import get_settings
+from bot.games import ui_for
 from bot.live import LiveGame
 from bot.messenger import Content
 
@@ -32,15 +42,27 @@ RETRY_LATER = 60.0  # after RETRIES failures in a row, one more pass this much l
 class Renderer:
     """Per-game rendering tasks; ``drain()`` waits until every message is up to date."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: Services, window: float = 0.0) -> None:
         self.svc = svc
-        self._dirty: set[int] = set()
+        self.window = window  # seconds between two table edits in one group
+        self._dirty: set[int] = set()  # games whose hand messages are to bring up to date
+        self._group_dirty: set[int] = set()  # games whose group messages are to bring up to date
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._wake: dict[int, asyncio.Event] = {}
         self._later: dict[int, asyncio.TimerHandle] = {}
+        self._last_group: dict[int, float] = {}  # chat id -> loop time of its latest call
+        self._hurry = 0  # flushes under way: no window holds an edit
+        self._acting: set[int] = set()  # games whose table shows buttons of the player to act
 
-    def refresh(self, game_id: int) -> None:
-        """Bring a game's messages up to date soon (in a background task)."""
+    def refresh(self, game_id: int, *, group: bool = True) -> None:
+        """Bring a game's messages up to date soon (in a background task); with ``group``
+        false, only the private ones (the group's change can wait for the next one)."""
         self._dirty.add(game_id)
+        if group:
+            self._group_dirty.add(game_id)
+        wake = self._wake.get(game_id)
+        if wake is not None:
+            wake.set()
         if game_id not in self._tasks:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 
@@ -49,26 +71,51 @@ class Renderer:
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
+    async def flush(self) -> None:
+        """Show every change now: cut the groups' windows short, then wait as ``drain``."""
+        self._hurry += 1
+        try:
+            for wake in self._wake.values():
+                wake.set()
+            await self.drain()
+        finally:
+            self._hurry -= 1
+
     async def close(self) -> None:
-        """Drop the passes put off for later, then wait for the running ones."""
+        """Drop the passes put off for later, then show the running ones at once."""
         for handle in self._later.values():
             handle.cancel()
         self._later.clear()
-        await self.drain()
+        await self.flush()
 
     async def _run(self, game_id: int) -> None:
+        wake = self._wake[game_id] = asyncio.Event()
         try:
             failures = 0
-            while game_id in self._dirty:
-                self._dirty.discard(game_id)
+            while game_id in self._dirty or game_id in self._group_dirty:
+                wake.clear()
+                private = game_id in self._dirty
                 try:
-                    await self.render(game_id)
+                    if private:
+                        self._dirty.discard(game_id)
+                        await self.render_private(game_id)
+                    if game_id not in self._group_dirty:
+                        continue
+                    private = False
+                    wait = await self._group_wait(game_id)
+                    if wait > 0:
+                        # Woken early by a change: its hand messages go first.
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(wake.wait(), wait)
+                        continue
+                    self._group_dirty.discard(game_id)
+                    await self.render_group(game_id)
                     failures = 0
                 except NetworkError as exc:  # timeouts included: try again a little later
                     failures += 1
                     log.warning("rendering game %s failed (%s), attempt %d", game_id, exc, failures)
                     if failures < RETRIES:
-                        self._dirty.add(game_id)
+                        (self._dirty if private else self._group_dirty).add(game_id)
                         await asyncio.sleep(RETRY_DELAY)
                     elif game_id not in self._later:
                         # Telegram is unreachable for now: nothing else would bring a finished
@@ -80,13 +127,43 @@ class Renderer:
                     log.exception("rendering game %s failed", game_id)
         finally:
             del self._tasks[game_id]
+            self._wake.pop(game_id, None)
 
     def _retry_later(self, game_id: int) -> None:
         self._later.pop(game_id, None)
         self.refresh(game_id)
 
+    async def _group_wait(self, game_id: int) -> float:
+        """Seconds the group's table edit waits for its group's window; 0 to go now."""
+        if self.window <= 0 or self._hurry:
+            return 0.0
+        live = await self.svc.games.get(game_id)
+        if live is None or not live.active:
+            return 0.0
+        if game_id in self._acting or ui_for(live.row.kind).table_actions(live.game.view(None)):
+            # The table carries (or carried, now stale) the buttons of the player to act.
+            return 0.0
+        last = self._last_group.get(live.row.chat_id)
+        if last is None:
+            return 0.0
+        return last + self.window - asyncio.get_running_loop().time()
+
     async def render(self, game_id: int) -> None:
         """One pass: make every message of the game show its current state."""
+        await self.render_private(game_id)
+        await self.render_group(game_id)
+
+    async def render_private(self, game_id: int) -> None:
+        """Make the hand messages of a game show its current state."""
+        live = await self.svc.games.get(game_id)
+        if live is None or live.game is None:
+            return
+        live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
+        await self._render_hands(live)
+
+    async def render_group(self, game_id: int) -> None:
+        """Make the group's messages of a game show its current state: the lobby, or the
+        table and the announcements waiting in the outbox."""
         live = await self.svc.games.get(game_id)
         if live is None:
             return
@@ -96,7 +173,6 @@ class Renderer:
             await self._render_lobby(live)
         else:
             await self._render_table(live)
-            await self._render_hands(live)
             await self._flush_outbox(live)
         if status in ("over", "cancelled") and live.row.status == status:
             self._forget(live)
@@ -110,13 +186,16 @@ class Renderer:
         for s in row.seats:
             if s.user_id is not None and s.hand_message_id is not None:
                 messenger.forget(s.user_id, s.hand_message_id)
+        self._acting.discard(row.game_id)
         self.svc.games.forget(row.game_id)
 
     async def _group(self, live: LiveGame, message_id: int | None, content: Content) -> int | None:
         """Show content in the group; follow a group that became a supergroup."""
         row = live.row
+        messenger = self.svc.messenger
+        calls = messenger.calls
         try:
-            return await self.svc.messenger.show(row.chat_id, message_id, content)
+            return await messenger.show(row.chat_id, message_id, content)
         except ChatMigrated as exc:
             await self.svc.storage.move_chat(row.chat_id, exc.new_chat_id)
             row.chat_id = exc.new_chat_id
@@ -125,6 +204,9 @@ class Renderer:
         except Forbidden as exc:
             log.warning("cannot write to group %s: %s", row.chat_id, exc)
             return message_id
+        finally:
+            if messenger.calls != calls:  # an idle edit, skipped, does not open a window
+                self._last_group[row.chat_id] = asyncio.get_running_loop().time()
 
     async def _render_lobby(self, live: LiveGame) -> None:
         row = live.row
@@ -141,6 +223,10 @@ class Renderer:
         row = live.row
         content = screens.table_screen(self.svc.tr, live)
         mid = await self._group(live, row.table_message_id, content)
+        if live.active and ui_for(row.kind).table_actions(live.game.view(None)):
+            self._acting.add(row.game_id)
+        else:
+            self._acting.discard(row.game_id)
         if mid != row.table_message_id:
             row.table_message_id = mid
             await self.svc.storage.set_table_message(row.game_id, mid)

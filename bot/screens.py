@@ -299,6 +299,10 @@ def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
     return ctx.t("alert-hand", cards=ctx.cards(view["hand"]))
 
 
+# The bot's own event, first in a result message, when the bot played the deal's forced last
+# cards itself (``bot.play.forced_tail``).
+FORCED_EVENT = "forced_plays"
+
 # Lines that feature modules add to an announcement, by the type of an event they put in it
 # (the rating changes after a game): drawn after the game's own lines.
 ANNOUNCEMENT_EXTRAS: dict[str, Callable[[Ctx, dict[str, Any]], list[str]]] = {}
@@ -307,21 +311,30 @@ ANNOUNCEMENT_EXTRAS: dict[str, Callable[[Ctx, dict[str, Any]], list[str]]] = {}
 def announcement_screen(
     tr: Translator, live: LiveGame, events: list[dict[str, Any]], view: dict[str, Any]
 ) -> Content:
-    """A deal's result and, if the game ended, the winner and the rematch button."""
+    """A deal's result (how it ended: the last tricks or plays, then the count) and, if the game
+    ended, the winner and the rematch button, in one message."""
     row = live.row
     ui = ui_for(row.kind)
     ctx = make_ctx(tr, row.lang, live)
-    lines: list[str] = []
+    body: list[str] = []
+    closing: list[str] = []  # how the deal ended, drawn under the result's title
     over = None
     extra: list[str] = []
     for event in events:
+        if event["type"] == FORCED_EVENT:
+            closing.append(ctx.t("deal-forced-plays"))
+            continue
         draw_extra = ANNOUNCEMENT_EXTRAS.get(event["type"])
         if draw_extra is not None:
             extra += draw_extra(ctx, event)
             continue
-        lines += ui.announcement_lines(ctx, event, view)
+        if event["type"] in ui.closing:
+            closing += ui.announcement_lines(ctx, event, view)
+            continue
+        body += ui.announcement_lines(ctx, event, view)
         if event["type"] == "game_over":
             over = event
+    lines = body[:1] + closing + body[1:]
     markup = None
     if over is not None:
         winners = over["winners"]

@@ -672,27 +672,45 @@ class Storage:
         """Commit one accepted action, the announcements it causes and, if it ends the game,
         the result; ``within`` runs in the same transaction. Raise StaleMove if another action
         took ``move_number`` first."""
+        await self.record_actions(
+            game_id, move_number, [(seat, code)], announcements, result, within
+        )
+
+    async def record_actions(
+        self,
+        game_id: int,
+        move_number: int,
+        plays: Sequence[tuple[int, str]],
+        announcements: Sequence[tuple[str, Any]] = (),
+        result: tuple[list[int], list[Any]] | None = None,
+        within: Within | None = None,
+    ) -> None:
+        """Commit actions made one after the other from ``move_number`` (a press and the forced
+        plays that follow it) in one transaction, as ``record_action`` does for one."""
+        if not plays:
+            raise ValueError("no action to record")
         now = _now()
+        count = len(plays)
         async with self.transaction() as conn:
             if result is None:
                 cur = await conn.execute(
-                    "UPDATE games SET move_number = move_number + 1"
+                    "UPDATE games SET move_number = move_number + ?"
                     " WHERE game_id = ? AND move_number = ? AND status = 'active'",
-                    (game_id, move_number),
+                    (count, game_id, move_number),
                 )
             else:
                 winners, scores = result
                 cur = await conn.execute(
-                    """UPDATE games SET move_number = move_number + 1, status = 'over',
+                    """UPDATE games SET move_number = move_number + ?, status = 'over',
                            winners = ?, scores = ?, finished_at = ?
                        WHERE game_id = ? AND move_number = ? AND status = 'active'""",
-                    (json.dumps(winners), json.dumps(scores), now, game_id, move_number),
+                    (count, json.dumps(winners), json.dumps(scores), now, game_id, move_number),
                 )
             if cur.rowcount != 1:
                 raise StaleMove(game_id)
-            await conn.execute(
+            await conn.executemany(
                 "INSERT INTO actions (game_id, move_number, seat, code, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, move_number, seat, code, now),
+                [(game_id, move_number + i, s, c, now) for i, (s, c) in enumerate(plays)],
             )
             for kind, payload in announcements:
                 await conn.execute(

@@ -71,6 +71,12 @@ class GameUI:
     faces: ClassVar[str] = "french"
     # Events whose action is followed by a new group message (deal results, end of the game).
     announced: ClassVar[frozenset[str]] = frozenset({"deal_scored", "game_over"})
+    # Events of the press that ends a deal which its result message shows too, before the count
+    # (the last tricks, the last plays): the table goes straight on to the next deal.
+    closing: ClassVar[frozenset[str]] = frozenset()
+    # Actions after which the same player still has to play a card: the group's table shows
+    # them together with that card, one edit instead of two (``bot.play.table_waits``).
+    quiet: ClassVar[frozenset[str]] = frozenset()
 
     def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """The game's part of the group's table message (spectator view); ``last`` holds the

@@ -17,6 +17,8 @@ class BelotaUI(GameUI):
     kind = "belota"
     faces = "french"
     announced = frozenset({"deal_scored", "deal_annulled", "game_over"})
+    closing = frozenset({"trick_won"})
+    quiet = frozenset({"declare"})
 
     def table_actions(self, view: View) -> bool:
         """Bids are public: the seat to speak chooses on the table message."""
@@ -176,8 +178,17 @@ class BelotaUI(GameUI):
         )
 
     def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
-        """The scoresheet of a hand item by item (marcà), or an annulled hand."""
+        """The hand's last tricks, its scoresheet item by item (marcà), or an annulled hand."""
         sides = sides_of(view)
+        if event["type"] == "trick_won":
+            return [
+                ctx.t(
+                    "belota-last-trick",
+                    winner=ctx.name(event["seat"]),
+                    cards=ctx.cards(event["cards"]),
+                    points=event["points"],
+                )
+            ]
         if event["type"] == "deal_annulled":
             return [ctx.t("belota-annulled", deal=event["deal"])]
         if event["type"] != "deal_scored":

@@ -64,6 +64,8 @@ class BriscolaUI(GameUI):
 
     kind = "briscola"
     faces = "italian"
+    closing = frozenset({"trick_won"})
+    quiet = frozenset({"peek"})
 
     def _trump_line(self, ctx: Ctx, view: View) -> str:
         if view["briscola_card"]:
@@ -142,8 +144,18 @@ class BriscolaUI(GameUI):
         )
 
     def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
-        """A deal's points side by side and who won it; the match's winner and sayings."""
+        """The deal's last tricks, its points side by side and who won it; the match's winner
+        and sayings."""
         sides = sides_of(view)
+        if event["type"] == "trick_won":
+            return [
+                ctx.t(
+                    "briscola-last-trick",
+                    winner=ctx.name(event["seat"]),
+                    cards=ctx.cards(event["cards"]),
+                    points=event["points"],
+                )
+            ]
         if event["type"] == "deal_scored":
             lines = [ctx.t("briscola-deal-over", deal=event["deal"])]
             lines += [

@@ -32,6 +32,8 @@ class CirullaUI(GameUI):
     kind = "cirulla"
     faces = "french"
     announced = frozenset({"deal_scored", "deal_void", "partitone", "game_over"})
+    closing = frozenset({"card_played", "scopa", "table_taken"})
+    quiet = frozenset({"knock"})
 
     def action_label(self, ctx: Ctx, view: View, code: str) -> str:
         """A card laid down, a capture ("7♦ → 3♣ 4♥"), or the knock for a buona."""
@@ -149,9 +151,34 @@ class CirullaUI(GameUI):
         )
 
     def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
-        """The count of a deal item by item; a void deal; a partitone."""
+        """The deal's last plays and where the cards left on the table went; the count of a
+        deal item by item; a void deal; a partitone."""
         sides = sides_of(view)
         kind = event["type"]
+        if kind == "card_played":
+            if event["captured"]:
+                return [
+                    ctx.t(
+                        "cirulla-captured",
+                        player=ctx.name(event["seat"]),
+                        card=ctx.card(event["card"]),
+                        cards=ctx.cards(event["captured"]),
+                    )
+                ]
+            return [
+                ctx.t("cirulla-laid", player=ctx.name(event["seat"]), card=ctx.card(event["card"]))
+            ]
+        if kind == "scopa":
+            key = "cirulla-scopa-ace" if event["ace_takes_all"] else "cirulla-scopa"
+            return [ctx.t(key, player=ctx.name(event["seat"]))]
+        if kind == "table_taken":
+            return [
+                ctx.t(
+                    "cirulla-table-taken",
+                    side=ctx.side_name(event["side"], sides),
+                    cards=ctx.cards(event["cards"]),
+                )
+            ]
         if kind == "deal_void":
             return [
                 ctx.t(

@@ -86,6 +86,7 @@ game-winners = { $count ->
    *[other] 🏆 { $winners } win!
 }
 game-draw = 🤝 The game ends in a draw.
+deal-forced-plays = 🤖 Nobody had a choice left: the bot played the last cards.
 
 ## Notices in the group
 notice-private-closed = ⚠️ I can't send { $player } their cards: open the chat with { $bot } and press Start (or unblock the bot), and the game goes on from where it was. Meanwhile they can play from the group with the table's «✋ Play here» button: only the player sees their cards.

@@ -113,6 +113,7 @@ cirulla-laid = { $player } lays { $card }
 cirulla-captured = { $player } plays { $card } and takes { $cards }
 cirulla-scopa = 🧹 Scopa for { $player }!
 cirulla-scopa-ace = 🧹 The ace takes all: scopa for { $player }!
+cirulla-table-taken = The cards left on the table go to { $side }: { $cards }
 cirulla-table-capture = { $player } (dealer) takes the table adding up to { $total }: { $points ->
     [one] 1 point
    *[other] { $points } points

@@ -86,6 +86,7 @@ game-winners = { $count ->
    *[other] 🏆 Vincono { $winners }!
 }
 game-draw = 🤝 La partita finisce pari.
+deal-forced-plays = 🤖 Nessuno aveva più scelta: le ultime carte le ha giocate il bot.
 
 ## Notices in the group
 notice-private-closed = ⚠️ Non riesco a mandare le carte a { $player }: apri la chat con { $bot } e premi Avvia (o sblocca il bot), poi si continua da dove eravamo. Intanto si può giocare dal gruppo col bottone «✋ Gioca qui» del tavolo: le carte le vede solo chi gioca.

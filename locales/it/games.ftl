@@ -113,6 +113,7 @@ cirulla-laid = { $player } cala { $card }
 cirulla-captured = { $player } gioca { $card } e prende { $cards }
 cirulla-scopa = 🧹 Scopa di { $player }!
 cirulla-scopa-ace = 🧹 L'asso piglia tutto: scopa di { $player }!
+cirulla-table-taken = Le carte rimaste in tavola vanno a { $side }: { $cards }
 cirulla-table-capture = { $player } (mazziere) prende la tavola che fa { $total }: { $points ->
     [one] 1 punto
    *[other] { $points } punti

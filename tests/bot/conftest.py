@@ -65,6 +65,7 @@ class BotRunner:
             group_max_rate=0,
             overall_max_rate=0,
             max_retries=2,
+            group_edit_window=0,  # every change shows at once; the window has its own tests
             _env_file=None,
         )
         self.app = build_application(
@@ -286,10 +287,15 @@ def cards_shown(text: str, faces: str) -> set[str]:
     return shown
 
 
+# Events that show cards as they are played (card, trick, what is left on the table).
+PLAY_EVENTS = ("card_played", "trick_won", "table_taken")
+
+
 class SecrecyWatch:
     """Checks every message and alert the bot sent since the last check against the engine's
     views: a chat may show a card still in somebody's hand only if the view of whoever reads
-    that chat holds it (a player's own cards, cards the rules made public)."""
+    that chat holds it (a player's own cards, cards the rules made public), or if the latest
+    press played it before a new deal dealt it again (a deal's result shows its last plays)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -306,9 +312,11 @@ class SecrecyWatch:
         faces = ui_for(live.row.kind).faces
         seats = range(game.players)
         hidden = set().union(*(game.view(s)["hand"] for s in seats))
-        allowed = {None: cards_in(game.view(None))}
+        # Cards the latest press (and the bot's forced plays after it) put on the table.
+        played = cards_in([e for e in live.last_events if e["type"] in PLAY_EVENTS])
+        allowed = {None: cards_in(game.view(None)) | played}
         for s in seats:
-            allowed[table.user_ids[s]] = cards_in(game.view(s))
+            allowed[table.user_ids[s]] = cards_in(game.view(s)) | played
         pressers = {
             u["callback_query"]["id"]: u["callback_query"]["from"]["id"]
             for u in fake.updates

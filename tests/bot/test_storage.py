@@ -106,6 +106,21 @@ async def test_the_last_action_records_the_result(storage):
         await storage.record_action(gid, 1, 1, "3D")
 
 
+async def test_a_press_and_its_forced_plays_commit_together(storage):
+    """Several actions from one move number (a press and the forced plays the bot makes after
+    it) are one transaction: all stored in order, or none if the move was taken."""
+    gid = await _active_game(storage)
+    await storage.record_actions(gid, 0, [(0, "AD"), (1, "3D")])
+    with pytest.raises(StaleMove):
+        await storage.record_actions(gid, 1, [(0, "KD"), (1, "QD")])
+    await storage.record_actions(gid, 2, [(0, "KD"), (1, "QD")], result=([1], [0, 1]))
+    assert await storage.actions(gid) == [(0, "AD"), (1, "3D"), (0, "KD"), (1, "QD")]
+    game = await storage.get_game(gid)
+    assert (game.move_number, game.status, game.winners) == (4, "over", [1])
+    with pytest.raises(ValueError, match="no action"):
+        await storage.record_actions(gid, 4, [])
+
+
 async def test_a_failed_transaction_rolls_back(storage):
     """An error inside a transaction leaves no trace of its writes."""
     gid = await _active_game(storage)
