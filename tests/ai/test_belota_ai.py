@@ -242,3 +242,16 @@ def test_the_replay_of_a_sampled_deal_stops_once_too_surprising(seed, moves, lim
         else:
             assert limited is not None and limited[1] == full[1]
             assert limited[0].to_json() == full[0].to_json()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hard_bids_as_the_normal_player(seed):
+    """The hard player searches the play only: in the bidding it makes the normal bid."""
+    g = engine.new_game("belota", seed=seed)
+    rng = random.Random(seed)
+    while g.view(0)["phase"] == "bidding" and g.deal == 1:
+        seat = g.current_seat
+        view, legal = g.view(seat), g.legal_actions(seat)
+        code = ai.hard(view, legal, rng, samples=3)
+        assert code == ai.normal(view, legal, rng)
+        g.play(seat, code)
