@@ -195,7 +195,7 @@ class Memory:
 
 
 class Table:
-    """What one seat knows at its turn in the play."""
+    """What one seat knows at its turn in the play (its ``memory`` has read every card played)."""
 
     __slots__ = (
         "contract_team",
