@@ -5,10 +5,12 @@ uniformly random player, normal against easy, hard against normal). Deals
 come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
 so the luck of the deal cancels out. With four players the two levels are partners of themselves
 (seats 0+2 against 1+3). Prints, per pairing, the first level's deals won, drawn and lost, its
-average point margin per deal (with a 95% interval), and the p50 and p95 of each level's decision
-time in that pairing; then the hard level's decision time at its default budget. A Cirulla deal
-ended by a partitone (all ten diamonds: the game is won at once, the deal is not counted) counts
-as a deal won by the game's target.
+average point margin per deal with two 95% intervals (one from the spread of single deals, which
+ignores the pairing; one from the spread of each pair's mean margin, which is what the seat swap
+is for: the luck of the cards cancels within a pair), and the p50 and p95 of each level's
+decision time in that pairing; then the hard level's decision time at its default budget. A
+Cirulla deal ended by a partitone (all ten diamonds: the game is won at once, the deal is not
+counted) counts as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--budget-ms 100] [--jobs 2] [--kind briscola]
 
@@ -111,10 +113,12 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
     jobs = [(kind, players, first, second, 10_000 + k, budget_ms) for k in range(pairs)]
     start = time.perf_counter()
     margins: list[int] = []
+    pair_means: list[float] = []
     times: dict[str, list[float]] = {first: [], second: []}
     mapper = pool.imap_unordered(run_pair, jobs) if pool else map(run_pair, jobs)
     for m, t in mapper:
         margins += m
+        pair_means.append(statistics.fmean(m))
         for level, values in t.items():
             times[level] += values
     n = len(margins)
@@ -122,13 +126,16 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
     drawn = sum(m == 0 for m in margins)
     mean = statistics.fmean(margins)
     half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else 0.0
+    k = len(pair_means)
+    pair_half = 1.96 * statistics.stdev(pair_means) / math.sqrt(k) if k > 1 else 0.0
     timing = "  ".join(
         f"{lv} p50 {pct(v, 0.5):.2f} p95 {pct(v, 0.95):.2f}" for lv, v in times.items() if v
     )
     print(
         f"{kind:<9}{players:>2}p  {first:>6} vs {second:<6} deals {n:>5}  "
         f"won {won / n:6.1%}  drawn {drawn / n:5.1%}  lost {(n - won - drawn) / n:6.1%}  "
-        f"margin {mean:+6.1f} ±{half:4.1f}  ms: {timing}  ({time.perf_counter() - start:.0f}s)",
+        f"margin {mean:+6.1f} ±{half:4.1f} (pairs ±{pair_half:4.1f})  ms: {timing}  "
+        f"({time.perf_counter() - start:.0f}s)",
         flush=True,
     )
 

@@ -202,3 +202,56 @@ def test_hard_returns_a_legal_action_in_bidding_and_play(seed):
         code = ai.hard(g.view(seat), legal, rng, samples=3)
         assert code in legal
         g.play(seat, code)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 40))
+def test_a_clone_plays_on_like_the_deal_and_leaves_it_untouched(seed, moves):
+    """The hard player plays each candidate on a copy of the sampled deal: the copy plays out to
+    the same points as the deal replayed from its actions, and the deal itself is unchanged."""
+    g = random_position(seed, moves)
+    if g.current_seat is None or g.deal > 1:
+        return
+    before = g.to_json()
+    copy = ai.clone(g)
+    points = ai.playout(copy)
+    assert g.to_json() == before
+    assert points == ai.playout(engine.load_game(before))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 40), limit=st.integers(0, 3))
+def test_the_replay_of_a_sampled_deal_stops_once_too_surprising(seed, moves, limit):
+    """A sampled deal whose other seats made more than ``limit`` choices the normal rules would
+    not have made is dropped (None); any other deal is rebuilt as without a limit."""
+    g = random_position(seed, moves)
+    seat = g.current_seat
+    if seat is None:
+        return
+    sampler = ai.Sampler(g.view(seat))
+    rng = random.Random(seed)
+    for _ in range(3):
+        dealt = sampler.deal_hands(rng)
+        if dealt is None:
+            continue
+        deck = sampler.deck(*dealt, rng)
+        full = sampler.rebuild(deck, check=True)
+        limited = sampler.rebuild(deck, check=True, limit=limit)
+        if full is None or full[1] > limit:
+            assert limited is None
+        else:
+            assert limited is not None and limited[1] == full[1]
+            assert limited[0].to_json() == full[0].to_json()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hard_bids_as_the_normal_player(seed):
+    """The hard player searches the play only: in the bidding it makes the normal bid."""
+    g = engine.new_game("belota", seed=seed)
+    rng = random.Random(seed)
+    while g.view(0)["phase"] == "bidding" and g.deal == 1:
+        seat = g.current_seat
+        view, legal = g.view(seat), g.legal_actions(seat)
+        code = ai.hard(view, legal, rng, samples=3)
+        assert code == ai.normal(view, legal, rng)
+        g.play(seat, code)
