@@ -39,6 +39,15 @@ class Ctx:
         """Labels of several cards, or a dash for none."""
         return " ".join(self.card(c) for c in codes) if codes else "—"
 
+    def trick(self, msg_id: str, trick: dict[str, Any]) -> str:
+        """A won trick (``seat``, ``cards``, ``points``, as the engine gives it) in a line."""
+        return self.t(
+            msg_id,
+            winner=self.name(trick["seat"]),
+            cards=self.cards(trick["cards"]),
+            points=trick["points"],
+        )
+
     def name(self, seat: int) -> str:
         """A seat's player name in bold."""
         return f"<b>{self.names[seat]}</b>"

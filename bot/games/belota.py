@@ -85,14 +85,7 @@ class BelotaUI(GameUI):
             return [ctx.t("belota-trick", cards=played)]
         last = view.get("last_trick")
         if last:
-            return [
-                ctx.t(
-                    "belota-last-trick",
-                    winner=ctx.name(last["seat"]),
-                    cards=ctx.cards(last["cards"]),
-                    points=last["points"],
-                )
-            ]
+            return [ctx.trick("belota-last-trick", last)]
         return []
 
     def _declaration_lines(self, ctx: Ctx, view: View) -> list[str]:
@@ -181,14 +174,7 @@ class BelotaUI(GameUI):
         """The hand's last tricks, its scoresheet item by item (marcà), or an annulled hand."""
         sides = sides_of(view)
         if event["type"] == "trick_won":
-            return [
-                ctx.t(
-                    "belota-last-trick",
-                    winner=ctx.name(event["seat"]),
-                    cards=ctx.cards(event["cards"]),
-                    points=event["points"],
-                )
-            ]
+            return [ctx.trick("belota-last-trick", event)]
         if event["type"] == "deal_annulled":
             return [ctx.t("belota-annulled", deal=event["deal"])]
         if event["type"] != "deal_scored":

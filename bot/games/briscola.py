@@ -80,12 +80,7 @@ class BriscolaUI(GameUI):
             return ctx.t("briscola-trick", cards=played)
         last = view["last_trick"]
         if last:
-            return ctx.t(
-                "briscola-last-trick",
-                winner=ctx.name(last["seat"]),
-                cards=ctx.cards(last["cards"]),
-                points=last["points"],
-            )
+            return ctx.trick("briscola-last-trick", last)
         return None
 
     def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
@@ -148,14 +143,7 @@ class BriscolaUI(GameUI):
         and sayings."""
         sides = sides_of(view)
         if event["type"] == "trick_won":
-            return [
-                ctx.t(
-                    "briscola-last-trick",
-                    winner=ctx.name(event["seat"]),
-                    cards=ctx.cards(event["cards"]),
-                    points=event["points"],
-                )
-            ]
+            return [ctx.trick("briscola-last-trick", event)]
         if event["type"] == "deal_scored":
             lines = [ctx.t("briscola-deal-over", deal=event["deal"])]
             lines += [
