@@ -30,6 +30,7 @@ from bot import play, screens
 from bot.callbacks import Callback, Op
 from bot.games import Ctx
 from bot.live import LiveGame
+from bot.lobby import creator_press
 from bot.messenger import acknowledge
 from bot.services import Services, services
 from bot.storage import StaleMove
@@ -212,22 +213,14 @@ async def on_press(
     """A lobby button that seats or removes a computer player (the lobby's creator only)."""
     svc = services(context)
     query = update.callback_query
-    live = await svc.games.get(cb.game_id)
-    if live is None or (query.message is not None and live.row.chat_id != query.message.chat.id):
-        await query.answer(svc.tr.get(lang, "alert-unknown-game"), show_alert=True)
-        return
-    async with live.lock:
-        row = live.row
-        if row.status != "lobby" or row.kind is None:
-            problem, args = "alert-lobby-closed", {}
-        elif query.from_user.id != row.creator_id:
-            problem, args = "alert-creator-only", {"creator": row.creator_name}
-        elif cb.op is Op.ADD_COMPUTER:
-            problem, args = await _add(svc, live, cb.arg), {}
-        else:
-            problem, args = await _remove(svc, live, cb.arg), {}
-    if problem is not None:
-        await query.answer(svc.tr.get(lang, problem, **args), show_alert=True)
+
+    async def change(live: LiveGame) -> str | None:
+        if cb.op is Op.ADD_COMPUTER:
+            return await _add(svc, live, cb.arg)
+        return await _remove(svc, live, cb.arg)
+
+    live = await creator_press(svc, query, cb, lang, change)
+    if live is None:
         return
     toast = "toast-computer-added" if cb.op is Op.ADD_COMPUTER else "toast-computer-removed"
     await acknowledge(query, svc.tr.get(lang, toast))

@@ -7,6 +7,7 @@ import html
 import logging
 import re
 import unicodedata
+from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -139,6 +140,35 @@ async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE, user
 
 async def _alert(query: CallbackQuery, svc: Services, lang: str, msg_id: str, **args) -> None:
     await query.answer(svc.tr.get(lang, msg_id, **args), show_alert=True)
+
+
+async def creator_press(
+    svc: Services,
+    query: CallbackQuery,
+    cb: Callback,
+    lang: str,
+    change: Callable[[LiveGame], Awaitable[str | None]],
+) -> LiveGame | None:
+    """A lobby button for the lobby's creator alone, with a game chosen: ``change`` runs under
+    the game's lock and returns a problem (a message id) or None. A problem, an unknown game, a
+    closed lobby or another presser is answered with an alert and changes nothing; returns the
+    game when the change was made (the caller acknowledges the press)."""
+    live = await svc.games.get(cb.game_id)
+    if live is None or (query.message is not None and live.row.chat_id != query.message.chat.id):
+        await _alert(query, svc, lang, "alert-unknown-game")
+        return None
+    async with live.lock:
+        row = live.row
+        if row.status != "lobby" or row.kind is None:
+            problem, args = "alert-lobby-closed", {}
+        elif query.from_user.id != row.creator_id:
+            problem, args = "alert-creator-only", {"creator": row.creator_name}
+        else:
+            problem, args = await change(live), {}
+    if problem is not None:
+        await _alert(query, svc, lang, problem, **args)
+        return None
+    return live
 
 
 async def on_lobby_press(

@@ -45,7 +45,7 @@ from bot import play, screens
 from bot.callbacks import Callback, Op
 from bot.games import Ctx
 from bot.live import LiveGame
-from bot.lobby import cancel_game, is_chat_admin, reply_html
+from bot.lobby import cancel_game, creator_press, is_chat_admin, reply_html
 from bot.messenger import Content, acknowledge
 from bot.services import Services, services
 from bot.storage import StaleMove
@@ -512,25 +512,17 @@ async def on_timer_press(
     svc = services(context)
     timers = timers_of(context)
     query = update.callback_query
-    live = await svc.games.get(cb.game_id)
-    if live is None or (query.message is not None and live.row.chat_id != query.message.chat.id):
-        await query.answer(svc.tr.get(lang, "alert-unknown-game"), show_alert=True)
-        return
     valid = cb.arg.isdigit() and cb.arg.isascii() and int(cb.arg) < len(TURN_CHOICES)
-    async with live.lock:
-        row = live.row
-        if row.status != "lobby" or row.kind is None:
-            problem, args = "alert-lobby-closed", {}
-        elif query.from_user.id != row.creator_id:
-            problem, args = "alert-creator-only", {"creator": row.creator_name}
-        elif not valid:
-            problem, args = "alert-malformed", {}
-        else:
-            problem, args = None, {}
-            seconds = TURN_CHOICES[int(cb.arg)]
-            await timers.set_game_turn(live.game_id, seconds)
-    if problem is not None:
-        await query.answer(svc.tr.get(lang, problem, **args), show_alert=True)
+    seconds = TURN_CHOICES[int(cb.arg)] if valid else 0
+
+    async def change(live: LiveGame) -> str | None:
+        if not valid:
+            return "alert-malformed"
+        await timers.set_game_turn(live.game_id, seconds)
+        return None
+
+    live = await creator_press(svc, query, cb, lang, change)
+    if live is None:
         return
     await acknowledge(query, svc.tr.get(lang, "timer-set", seconds=seconds))
     svc.renderer.refresh(live.game_id)
