@@ -87,6 +87,13 @@ async def live_game(table):
     return (await table.bot.svc.games.get(table.game_id)).game
 
 
+async def until_turn_of(table, seat: int, rng: random.Random):
+    """The other players press until ``seat`` is to act; the game then."""
+    while (game := await live_game(table)).current_seat != seat:
+        await press_for(table, table.users[game.current_seat], rng)
+    return game
+
+
 @pytest.mark.parametrize(
     ("kind", "players", "seed"), [("briscola", 3, 1), ("cirulla", 2, 2), ("belota", 4, 3)]
 )
@@ -214,9 +221,7 @@ async def test_a_result_sent_twice_plays_once(make_table, fake, bot):
     victim = await seat_then_block(table, "briscola", 2, 1)
     rng = random.Random(3)
     for concurrent in (False, True):
-        while (await live_game(table)).current_seat != 1:
-            game = await live_game(table)
-            await press_for(table, table.users[game.current_seat], rng)
+        await until_turn_of(table, 1, rng)
         move = (await live_game(table)).move_number
         update, result = (await all_results(table, victim))[1][0]
         refused = len(refusals(table))
@@ -242,10 +247,7 @@ async def test_a_result_names_its_action_by_index_at_its_move(make_table, fake, 
     button shows the presser's own cards."""
     table = make_table(2)
     victim = await seat_then_block(table, "briscola", 2, 1)
-    game = await live_game(table)
-    if game.current_seat != 1:
-        await press_for(table, table.users[game.current_seat], random.Random(1))
-        game = await live_game(table)
+    game = await until_turn_of(table, 1, random.Random(1))
     results = (await all_results(table, victim))[1]
     ids = [Callback.parse(r["id"]) for _, r in results]
     assert ids == [
@@ -263,10 +265,7 @@ async def test_more_choices_than_a_page_come_page_by_page(make_table, fake, bot,
     monkeypatch.setattr("bot.inline_play.PAGE", 2)
     table = make_table(2)
     victim = await seat_then_block(table, "briscola", 2, 1)
-    game = await live_game(table)
-    if game.current_seat != 1:
-        await press_for(table, table.users[game.current_seat], random.Random(2))
-        game = await live_game(table)
+    game = await until_turn_of(table, 1, random.Random(2))
     first, results = await all_results(table, victim)
     assert len(fake.inline_answer(first)["results"]) == 2
     indexes = [Callback.parse(r["id"]).arg for _, r in results]
@@ -278,10 +277,7 @@ async def test_a_forwarded_copy_of_a_choice_is_not_played(make_table, fake, bot)
     ignores it, and the game stays where it was."""
     table = make_table(2)
     victim = await seat_then_block(table, "briscola", 2, 1)
-    rng = random.Random(5)
-    while (await live_game(table)).current_seat != 1:
-        game = await live_game(table)
-        await press_for(table, table.users[game.current_seat], rng)
+    await until_turn_of(table, 1, random.Random(5))
     move = (await live_game(table)).move_number
     update, result = (await all_results(table, victim))[1][0]
     msg = fake.choose_inline_result(victim, update, result["id"], chat=table.group)
