@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fluent.runtime import FluentBundle, FluentResource
+from fluent.runtime import FluentBundle
 from fluent.syntax import FluentParser, ast
 
 DEFAULT_LANG = "it"
@@ -36,8 +36,10 @@ class Translator:
             bundle = FluentBundle([lang], use_isolating=False)
             ids: set[str] = set()
             for file in files:
-                text = file.read_text(encoding="utf-8")
-                for entry in parser.parse(text).body:
+                # One parse serves both the checks and the bundle (FluentResource would parse
+                # the text again).
+                resource = parser.parse(file.read_text(encoding="utf-8"))
+                for entry in resource.body:
                     if isinstance(entry, ast.Junk):
                         problem = "; ".join(a.message for a in entry.annotations)
                         snippet = entry.content.strip().splitlines()[0]
@@ -48,7 +50,7 @@ class Translator:
                                 f"{lang}/{file.name}: message {entry.id.name!r} defined twice"
                             )
                         ids.add(entry.id.name)
-                bundle.add_resource(FluentResource(text))
+                bundle.add_resource(resource)
             self._bundles[lang] = bundle
             self._ids[lang] = frozenset(ids)
         if default not in self._bundles:
