@@ -407,6 +407,12 @@ def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
 
 
 # -- hard ------------------------------------------------------------------------------------
+def table_of(g: Belota, seat: int, legal: list[str], memory: Memory) -> Table:
+    """What the normal rules see of a deal in the engine, for ``seat`` to play one of
+    ``legal`` (``memory`` has read the cards played)."""
+    return Table(seat, g.trump, g.hands[seat], legal, g.trick, g.leader, memory, g.declarer & 1)
+
+
 def playout(g: Belota) -> list[int]:
     """Play the current hand to its end with normal play; points per team (0, 0 if annulled).
 
@@ -426,17 +432,7 @@ def playout(g: Belota) -> list[int]:
             if memory is None:
                 memory = Memory((g.dealer + 1) & 3, g.trump)
             memory.read(g.played)
-            t = Table(
-                seat,
-                g.trump,
-                g.hands[seat],
-                legal,
-                g.trick,
-                g.leader,
-                memory,
-                g.declarer & 1,
-            )
-            code = choose_card(t)
+            code = choose_card(table_of(g, seat, legal, memory))
         for event in g.play(seat, code):
             if event["type"] == "deal_scored":
                 return event["points"]
@@ -637,17 +633,7 @@ class Sampler:
                         legal.remove(DECLARE)
                     if len(legal) > 1:
                         memory.read(g.played)
-                        t = Table(
-                            seat,
-                            g.trump,
-                            g.hands[seat],
-                            legal,
-                            g.trick,
-                            g.leader,
-                            memory,
-                            g.declarer & 1,
-                        )
-                        if choose_card(t) != card:
+                        if choose_card(table_of(g, seat, legal, memory)) != card:
                             surprises += 1
                     if surprises > limit:
                         return None
