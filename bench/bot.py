@@ -64,20 +64,6 @@ def think_time(rng: random.Random) -> float:
     return min(THINK_MAX, max(THINK_MIN, rng.lognormvariate(math.log(THINK_MEDIAN), THINK_SIGMA)))
 
 
-class SlowRequest(FakeRequest):
-    """The fake Bot API with a fixed delay per call, like a distant server."""
-
-    def __init__(self, fake: FakeTelegram, latency: float) -> None:
-        super().__init__(fake)
-        self.latency = latency
-
-    async def do_request(self, *args, **kwargs):
-        """Wait, then answer."""
-        if self.latency:
-            await asyncio.sleep(self.latency)
-        return await super().do_request(*args, **kwargs)
-
-
 async def feed(app, fake_update: dict) -> float:
     """Hand one update to the bot; the seconds it took to handle it."""
     start = time.perf_counter()
@@ -120,7 +106,7 @@ async def play_game(
         group_edit_window=window,
         _env_file=None,
     )
-    app = build_application(settings, SlowRequest(fake, latency), publish_commands=False)
+    app = build_application(settings, FakeRequest(fake, latency=latency), publish_commands=False)
     await app.initialize()
     await app.post_init(app)
     svc = app.bot_data["services"]

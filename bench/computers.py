@@ -35,20 +35,6 @@ HEARTBEAT = 0.005
 GROUP_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "editMessageReplyMarkup")
 
 
-class SlowRequest(FakeRequest):
-    """The fake Bot API with a fixed delay per call, like a distant server."""
-
-    def __init__(self, fake: FakeTelegram, latency: float) -> None:
-        super().__init__(fake)
-        self.latency = latency
-
-    async def do_request(self, *args, **kwargs):
-        """Wait, then answer."""
-        if self.latency:
-            await asyncio.sleep(self.latency)
-        return await super().do_request(*args, **kwargs)
-
-
 async def heartbeat(stalls: list[float], stop: asyncio.Event) -> None:
     """Record how late each 5 ms wake-up comes."""
     while not stop.is_set():
@@ -75,7 +61,7 @@ async def one_game(level: str, latency: float, pause: float, budget: int) -> dic
         )
         app = build_application(
             settings,
-            SlowRequest(fake, latency),
+            FakeRequest(fake, latency=latency),
             get_updates_request=FakeRequest(fake),
             publish_commands=False,
         )

@@ -2102,10 +2102,14 @@ _URL_PATH = re.compile(r"/bot([^/]*)/([^/]+)$")
 class FakeRequest(BaseRequest):
     """A python-telegram-bot request backend answering from a FakeTelegram, in process."""
 
-    def __init__(self, fake: FakeTelegram, *, read_timeout: float | None = 5.0) -> None:
-        """Bind to the world; several FakeRequests may share one FakeTelegram."""
+    def __init__(
+        self, fake: FakeTelegram, *, read_timeout: float | None = 5.0, latency: float = 0.0
+    ) -> None:
+        """Bind to the world; several FakeRequests may share one FakeTelegram. ``latency``:
+        seconds each call waits before its answer, like a distant server (benchmarks)."""
         self.fake = fake
         self._read_timeout = read_timeout
+        self.latency = latency
 
     @property
     def read_timeout(self) -> float | None:
@@ -2130,7 +2134,7 @@ class FakeRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         """Answer one Bot API request: (HTTP status, JSON body), or raise TimedOut on demand."""
         # A real request always yields to the event loop; so does this one.
-        await asyncio.sleep(0)
+        await asyncio.sleep(self.latency)
         match = _URL_PATH.search(urlsplit(url).path)
         if match is None:
             return 404, b'{"ok":false,"error_code":404,"description":"Not Found"}'
