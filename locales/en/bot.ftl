@@ -6,6 +6,15 @@
 pair = { $a } and { $b }
 list-and = { $head } and { $last }
 
+## Court cards, by the pack's faces: the letter each rank shows (the engine's J, Q, K).
+# Italian cards in English: jack, knight, king (J, Kn, K), the figures the cards show.
+rank-italian-J = J
+rank-italian-Q = Kn
+rank-italian-K = K
+rank-french-J = J
+rank-french-Q = Q
+rank-french-K = K
+
 ## Suits, by the pack's faces
 suit-italian-H = cups { $symbol }
 suit-italian-D = coins { $symbol }
@@ -36,6 +45,8 @@ new-busy = This group already has a game. Its creator or an admin can cancel it 
 ## Lobby
 lobby-choose = 🃏 <b>New game</b>
     { $creator } chooses the game:
+lobby-choose-count = 🃏 <b>New game of { $game }</b>
+    { $creator } chooses how many will play:
 lobby-title = 🃏 <b>{ $title }</b>
 lobby-creator = Created by { $creator }
 lobby-team = Team { $team }: { $a }, { $b }
@@ -66,7 +77,9 @@ toast-left = You left the table.
 toast-cancelled = Game cancelled.
 
 ## Table message (in the group)
-table-title = 🃏 <b>{ $title }</b> · deal { $deal }
+# $deal: the deal in the game's own word ("hand 2")
+table-title = 🃏 <b>{ $title }</b> · { $deal }
+table-title-single = 🃏 <b>{ $title }</b>
 table-turn = 👉 { $player } to play
 table-over = 🏁 Game over.
 table-cancelled = ✖️ Game cancelled.

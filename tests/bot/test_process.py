@@ -87,7 +87,7 @@ def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
             fake.start_private(alice)
             fake.start_private(bob)
             wait_for("welcoming Alice", lambda: fake.messages(alice))
-            fake.send_text(alice, group, "/nuova briscola")
+            fake.send_text(alice, group, "/nuova briscola 2")
             lobby = wait_for("the lobby", lambda: fake.last_message(group))
         finally:
             err = stop_bot(bot)
