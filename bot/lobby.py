@@ -53,9 +53,11 @@ async def reply_html(update: Update, text: str) -> None:
     await update.effective_message.reply_html(text, do_quote=False)
 
 
-def _options_text() -> str:
+def _options_text(command: str) -> str:
     return ", ".join(
-        f"/nuova {kind} {n}" if len(engine.GAMES[kind].player_counts) > 1 else f"/nuova {kind}"
+        f"{command} {kind} {n}"
+        if len(engine.GAMES[kind].player_counts) > 1
+        else f"{command} {kind}"
         for kind, n in game_options()
     )
 
@@ -74,7 +76,12 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if context.args:
         chosen = parse_new_args(svc, context.args)
         if chosen is None:
-            await reply_html(update, svc.tr.get(lang, "new-unknown-game", options=_options_text()))
+            await reply_html(
+                update,
+                svc.tr.get(
+                    lang, "new-unknown-game", options=_options_text(svc.tr.get(lang, "new-command"))
+                ),
+            )
             return
     existing = await svc.games.in_chat(chat.id)
     if existing is not None:

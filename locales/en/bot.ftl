@@ -38,9 +38,11 @@ command-mano = send your cards again in private
 command-annulla = cancel the group's game
 
 ## /nuova
-new-group-only = Games are played in groups: add me to a group and type /nuova there.
+new-group-only = Games are played in groups: add me to a group and type /new there.
+# The command as this language types it (its alias)
+new-command = /new
 new-unknown-game = I don't know that game. Try: { $options }
-new-busy = This group already has a game. Its creator or an admin can cancel it with /annulla.
+new-busy = This group already has a game. Its creator or an admin can cancel it with /cancel.
 
 ## Lobby
 lobby-choose = 🃏 <b>New game</b>
@@ -137,9 +139,9 @@ alert-error = Something went wrong; please try again.
 
 ## Private chat
 start-welcome = Hi! I'm { -bot-name }: I host games of Briscola, Cirulla and Belòta in groups.
-    Add me to a group and type /nuova to open a table; whoever wants to play presses «Sit down».
-    Here in private I send you your cards and the buttons to play. /mano sends them again.
-start-group = Write to me in private (@{ $bot }) to see your cards; here in the group use /nuova.
+    Add me to a group and type /new to open a table; whoever wants to play presses «Sit down».
+    Here in private I send you your cards and the buttons to play. /hand sends them again.
+start-group = Write to me in private (@{ $bot }) to see your cards; here in the group use /new.
 start-join-closed = That table takes no more players.
 start-joined = You sat down: { $game } in the group <b>{ $group }</b>. Your cards will come here.
 

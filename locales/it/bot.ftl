@@ -39,6 +39,8 @@ command-annulla = annulla la partita del gruppo
 
 ## /nuova
 new-group-only = Le partite si giocano nei gruppi: aggiungimi a un gruppo e scrivi lì /nuova.
+# The command as this language types it (its alias)
+new-command = /nuova
 new-unknown-game = Non conosco questo gioco. Prova: { $options }
 new-busy = In questo gruppo c'è già una partita. Chi l'ha creata o un amministratore può annullarla con /annulla.
 
