@@ -62,6 +62,8 @@ class Scripted:
             label = t("btn-join-team", team=i % 2 + 1) if self.players == 4 else t("btn-join")
             update = self.fake.press_button(user, lobby, label)
             wait_for("a join", lambda u=update: self.fake.answered(u))
+        # The bot answers a join before it edits the lobby: wait for the full table's button.
+        wait_for("the start button", lambda: any(x == t("btn-start") for x, _ in lobby.buttons))
         update = self.fake.press_button(self.users[0], lobby, t("btn-start"))
         wait_for("the start", lambda: self.fake.answered(update))
 
