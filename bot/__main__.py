@@ -147,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         # httpx logs every request at INFO, token included in the URL.
         logging.getLogger("httpx").setLevel(logging.WARNING)
+        # The job queue's scheduler tells of every job added before it starts.
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         secret = loop.run_until_complete(prepare_database(settings))

@@ -403,11 +403,9 @@ class Storage:
             await storage.migrate()
             # A write now: a database the bot cannot write to is refused at start-up, not at
             # the first press.
+            version = await storage.schema_version()
             async with storage.transaction():
-                await conn.execute(
-                    "INSERT OR REPLACE INTO bot_state (key, value) VALUES ('opened_at', ?)",
-                    (_now(),),
-                )
+                await conn.execute(f"PRAGMA user_version = {int(version)}")
         except sqlite3.Error as exc:
             await conn.close()
             raise _unusable(Path(path), exc) from None
