@@ -357,7 +357,7 @@ def test_webhook_without_a_secret_generates_one_keeps_it_and_refuses_updates_wit
                 assert len(fake.messages(alice)) == seen
                 token = {"X-Telegram-Bot-Api-Secret-Token": secret}
                 assert post(token) == 200
-                wait_for("welcoming Alice", lambda: len(fake.messages(alice)) > seen)
+                wait_for("welcoming Alice", lambda n=seen: len(fake.messages(alice)) > n)
             finally:
                 err = stop_bot(bot)
             assert "Traceback" not in err, err
