@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
@@ -204,6 +205,10 @@ class ChatFairProcessor(BaseUpdateProcessor):
             async with share.running:
                 await coroutine
         finally:
+            if inspect.iscoroutine(coroutine) and (
+                inspect.getcoroutinestate(coroutine) == inspect.CORO_CREATED
+            ):
+                coroutine.close()  # cancelled while it waited for its turn
             share.count -= 1
             if share.count == 0:
                 self._shares.pop(key, None)

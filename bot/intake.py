@@ -13,10 +13,15 @@ no sender.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes, ExtBot
+from telegram.request import BaseRequest
+
+DEFAULT_NONE = BaseRequest.DEFAULT_NONE
 
 log = logging.getLogger(__name__)
 
@@ -28,41 +33,65 @@ ALLOWED_UPDATES = [
 ]
 
 
-def readable_updates(bot: ExtBot, result: Any) -> Any:
-    """``getUpdates``' result with every update that cannot be parsed replaced by ``{"update_id":
-    id}`` (logged once); anything that is not a list of updates is left alone."""
-    if not isinstance(result, list):
-        return result
-    readable = []
-    for raw in result:
+def read_updates(bot: ExtBot, result: Any) -> tuple[Update, ...]:
+    """``getUpdates``' result as updates, each read on its own: one that cannot be parsed is
+    logged once and replaced by an empty update with its id (so the offset moves past it)."""
+    updates = []
+    for raw in result if isinstance(result, list) else ():
         try:
-            Update.de_json(raw, bot)
+            updates.append(Update.de_json(raw, bot))
+            continue
         except Exception as exc:  # whatever python-telegram-bot raises on a shape it cannot read
-            update_id = raw.get("update_id") if isinstance(raw, dict) else None
-            if not isinstance(update_id, int):
-                log.warning("skipped an update without an id: %.200r", raw)
-                continue
-            kinds = [k for k in raw if k != "update_id"]
-            log.warning(
-                "skipped update %s (%s): it cannot be read (%s: %s)",
-                update_id,
-                ", ".join(kinds) or "empty",
-                type(exc).__name__,
-                str(exc)[:200],
-            )
-            raw = {"update_id": update_id}
-        readable.append(raw)
-    return readable
+            failure = exc
+        update_id = raw.get("update_id") if isinstance(raw, dict) else None
+        if not isinstance(update_id, int):
+            log.warning("skipped an update without an id: %.200r", raw)
+            continue
+        kinds = [k for k in raw if k != "update_id"]
+        log.warning(
+            "skipped update %s (%s): it cannot be read (%s: %s)",
+            update_id,
+            ", ".join(kinds) or "empty",
+            type(failure).__name__,
+            str(failure)[:200],
+        )
+        updates.append(Update(update_id))
+    return tuple(updates)
 
 
 class TolerantBot(ExtBot):
     """The bot, reading each polled update on its own (see the module's docstring)."""
 
-    async def _post(self, endpoint: str, data: Any = None, **kwargs: Any) -> Any:
-        result = await super()._post(endpoint, data, **kwargs)
-        if endpoint == "getUpdates":
-            return readable_updates(self, result)
-        return result
+    async def get_updates(
+        self,
+        offset: int | None = None,
+        limit: int | None = None,
+        timeout: float | timedelta | None = None,
+        allowed_updates: Sequence[str] | None = None,
+        *,
+        read_timeout: Any = DEFAULT_NONE,
+        write_timeout: Any = DEFAULT_NONE,
+        connect_timeout: Any = DEFAULT_NONE,
+        pool_timeout: Any = DEFAULT_NONE,
+        api_kwargs: dict[str, Any] | None = None,
+    ) -> tuple[Update, ...]:
+        """As ``Bot.get_updates`` (the same request and read timeout), updates read one by one."""
+        data = {"timeout": timeout, "offset": offset, "limit": limit}
+        data["allowed_updates"] = allowed_updates
+        if isinstance(read_timeout, type(DEFAULT_NONE)):
+            read_timeout = self._request[0].read_timeout or 0
+        waits = timeout.total_seconds() if isinstance(timeout, timedelta) else (timeout or 0)
+        read_timeout = (read_timeout or 0) + waits
+        result = await self._post(
+            "getUpdates",
+            data,
+            read_timeout=read_timeout,
+            write_timeout=write_timeout,
+            connect_timeout=connect_timeout,
+            pool_timeout=pool_timeout,
+            api_kwargs=api_kwargs,
+        )
+        return read_updates(self, result)
 
 
 async def drop_senderless(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

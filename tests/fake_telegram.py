@@ -375,7 +375,16 @@ class _Outcome:
 
     @property
     def body(self) -> bytes:
-        return json.dumps(self.envelope, ensure_ascii=False).encode("utf-8")
+        return _json_bytes(self.envelope)
+
+
+def _json_bytes(envelope: Any) -> bytes:
+    """JSON as Telegram sends it: UTF-8, with a lone surrogate (which UTF-8 cannot carry)
+    written as its escape."""
+    try:
+        return json.dumps(envelope, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(envelope).encode("utf-8")
 
 
 def _ok(result: Any) -> _Outcome:
@@ -2284,7 +2293,7 @@ class _Handler(BaseHTTPRequestHandler):
         return dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
 
     def _send(self, status: int, envelope: dict | None) -> None:
-        body = json.dumps(envelope, ensure_ascii=False).encode("utf-8")
+        body = _json_bytes(envelope)
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
