@@ -71,16 +71,31 @@ def start_bot(
     )
 
 
-def stop_bot(process: subprocess.Popen) -> str:
-    """Stop the bot the way a process manager does (SIGTERM); return what it logged."""
-    process.send_signal(signal.SIGTERM)
+def finish(process: subprocess.Popen, failure: str) -> str:
+    """Wait for the bot to exit; return what it logged (fail with ``failure`` if it never
+    does)."""
     try:
         _, err = process.communicate(timeout=WAIT)
     except subprocess.TimeoutExpired:
         process.kill()
         _, err = process.communicate()
-        pytest.fail(f"the bot did not stop on SIGTERM:\n{err}")
+        pytest.fail(f"{failure}:\n{err}")
     return err
+
+
+def stop_bot(process: subprocess.Popen) -> str:
+    """Stop the bot the way a process manager does (SIGTERM); return what it logged."""
+    process.send_signal(signal.SIGTERM)
+    return finish(process, "the bot did not stop on SIGTERM")
+
+
+def open_lobby(fake: FakeTelegram, alice: dict, bob: dict, group: dict):
+    """Both players open the private chat, Alice opens a Briscola lobby; returns its message."""
+    fake.start_private(alice)
+    fake.start_private(bob)
+    wait_for("welcoming Alice", lambda: fake.messages(alice))
+    fake.send_text(alice, group, "/nuova briscola")
+    return wait_for("the lobby", lambda: fake.last_message(group))
 
 
 def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
@@ -93,11 +108,7 @@ def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
     with fake.serve() as server:
         bot = start_bot(tmp_path, fake, server.base_url)
         try:
-            fake.start_private(alice)
-            fake.start_private(bob)
-            wait_for("welcoming Alice", lambda: fake.messages(alice))
-            fake.send_text(alice, group, "/nuova briscola")
-            lobby = wait_for("the lobby", lambda: fake.last_message(group))
+            lobby = open_lobby(fake, alice, bob, group)
         finally:
             err = stop_bot(bot)
         assert "Traceback" not in err, err
@@ -112,41 +123,54 @@ def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
         assert "Traceback" not in err, err
 
 
+def start_webhook_bot(
+    tmp_path: Path, fake: FakeTelegram, base_url: str, port: int, **env: str
+) -> subprocess.Popen:
+    """The bot in webhook mode, listening on ``port`` of localhost."""
+    return start_bot(
+        tmp_path,
+        fake,
+        base_url,
+        # Telegram posts to the public https address; a proxy passes it on to the port.
+        WEBHOOK_URL="https://tavolata.example/hook",
+        WEBHOOK_LISTEN="127.0.0.1",
+        PORT=str(port),
+        **env,
+    )
+
+
+def post_update(port: int, update: dict, headers: dict[str, str]) -> int | None:
+    """POST an update to the bot's webhook as Telegram does: the HTTP status, or None when
+    nothing listens yet."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/hook",
+        data=json.dumps(update).encode(),
+        headers={"Content-Type": "application/json", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except OSError:
+        return None
+
+
 def test_webhook_mode_serves_updates_posted_to_the_webhook(tmp_path):
     """With WEBHOOK_URL the bot registers the webhook and answers updates posted to it."""
     fake = FakeTelegram()
     alice = fake.add_user("Alice", language_code="it")
     port = free_port()
     with fake.serve() as server:
-        bot = start_bot(
-            tmp_path,
-            fake,
-            server.base_url,
-            # Telegram posts to the public https address; a proxy passes it on to the port.
-            WEBHOOK_URL="https://tavolata.example/hook",
-            WEBHOOK_LISTEN="127.0.0.1",
-            PORT=str(port),
-            WEBHOOK_SECRET="s3cret",
-        )
+        bot = start_webhook_bot(tmp_path, fake, server.base_url, port, WEBHOOK_SECRET="s3cret")
         try:
             wait_for("setting the webhook", lambda: fake.webhook_url)
             assert fake.webhook_url == "https://tavolata.example/hook"
             update = fake.start_private(alice)
+            token = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
 
             def post() -> bool:
-                request = urllib.request.Request(
-                    f"http://127.0.0.1:{port}/hook",
-                    data=json.dumps(update).encode(),
-                    headers={
-                        "Content-Type": "application/json",
-                        "X-Telegram-Bot-Api-Secret-Token": "s3cret",
-                    },
-                )
-                try:
-                    with urllib.request.urlopen(request, timeout=5) as answer:
-                        return answer.status == 200
-                except OSError:
-                    return False  # not listening yet
+                return post_update(port, update, token) == 200
 
             wait_for("listening on the webhook", post)
             welcome = wait_for("welcoming Alice", lambda: fake.messages(alice))
@@ -159,12 +183,7 @@ def test_webhook_mode_serves_updates_posted_to_the_webhook(tmp_path):
 def run_to_exit(tmp_path: Path, fake: FakeTelegram, base_url: str, *args: str, **env: str):
     """Run the bot (or ``python -m bot ARGS``) until it exits by itself: (status, stderr)."""
     process = start_bot(tmp_path, fake, base_url, args=("-m", "bot", *args), **env)
-    try:
-        _, err = process.communicate(timeout=WAIT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        _, err = process.communicate()
-        pytest.fail(f"the bot did not stop by itself:\n{err}")
+    err = finish(process, "the bot did not stop by itself")
     return process.returncode, err
 
 
@@ -320,14 +339,7 @@ def test_webhook_without_a_secret_generates_one_keeps_it_and_refuses_updates_wit
     with fake.serve() as server:
         for _ in range(2):
             port = free_port()
-            bot = start_bot(
-                tmp_path,
-                fake,
-                server.base_url,
-                WEBHOOK_URL="https://tavolata.example/hook",
-                WEBHOOK_LISTEN="127.0.0.1",
-                PORT=str(port),
-            )
+            bot = start_webhook_bot(tmp_path, fake, server.base_url, port)
             try:
                 wait_for("setting the webhook", lambda: fake.webhook_secret)
                 secret = fake.webhook_secret
@@ -337,18 +349,7 @@ def test_webhook_without_a_secret_generates_one_keeps_it_and_refuses_updates_wit
                 def post(
                     headers: dict[str, str], body: dict = update, port: int = port
                 ) -> int | None:
-                    request = urllib.request.Request(
-                        f"http://127.0.0.1:{port}/hook",
-                        data=json.dumps(body).encode(),
-                        headers={"Content-Type": "application/json", **headers},
-                    )
-                    try:
-                        with urllib.request.urlopen(request, timeout=5) as answer:
-                            return answer.status
-                    except urllib.error.HTTPError as exc:
-                        return exc.code
-                    except OSError:
-                        return None  # not listening yet
+                    return post_update(port, body, headers)
 
                 seen = len(fake.messages(alice))
                 assert wait_for("listening", lambda: post({})) == 403
@@ -376,11 +377,7 @@ def test_backup_copies_the_live_database_and_the_copy_restores(tmp_path):
     with fake.serve() as server:
         bot = start_bot(tmp_path, fake, server.base_url)
         try:
-            fake.start_private(alice)
-            fake.start_private(bob)
-            wait_for("welcoming Alice", lambda: fake.messages(alice))
-            fake.send_text(alice, group, "/nuova briscola")
-            lobby = wait_for("the lobby", lambda: fake.last_message(group))
+            lobby = open_lobby(fake, alice, bob, group)
             copy_path.parent.mkdir()
             status, err = run_to_exit(tmp_path, fake, server.base_url, "backup", str(copy_path))
             assert status == 0, err
