@@ -76,8 +76,12 @@ class TolerantBot(ExtBot):
         api_kwargs: dict[str, Any] | None = None,
     ) -> tuple[Update, ...]:
         """As ``Bot.get_updates`` (the same request and read timeout), updates read one by one."""
-        data = {"timeout": timeout, "offset": offset, "limit": limit}
-        data["allowed_updates"] = allowed_updates
+        data = {
+            "timeout": timeout,
+            "offset": offset,
+            "limit": limit,
+            "allowed_updates": allowed_updates,
+        }
         if isinstance(read_timeout, type(DEFAULT_NONE)):
             read_timeout = self._request[0].read_timeout or 0
         waits = timeout.total_seconds() if isinstance(timeout, timedelta) else (timeout or 0)
