@@ -246,11 +246,85 @@ def pick(s: Seen) -> str:
 
 
 def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """Rule-based play: load, strozzare and save briscole by the points at stake."""
+    """Rule-based play: load, strozzare and save briscole by the points at stake; the last
+    tricks of a two-player deal searched exactly."""
     if PEEK in legal:
         return PEEK  # looking at the partner's hand costs nothing
-    card = pick(seen_from_view(view))
+    s = seen_from_view(view)
+    card = endgame(view, s) if s.n == 2 and s.stock <= ENDGAME_STOCK else None
+    if card is None:
+        card = pick(s)
     return card if card in legal else legal[0]
+
+
+# -- exact endings -----------------------------------------------------------------------------
+# Two players, this many cards or fewer in the stock: the normal player searches to the end of
+# the deal. With the stock empty nothing is hidden; with two cards left only which unseen card
+# lies on top of the briscola card is unknown, so every possible one is searched (4 deals).
+ENDGAME_STOCK = 2
+
+
+def endgame(view: dict[str, Any], s: Seen) -> str | None:
+    """Two players near the end: the card that wins the deal most often over every way the
+    unseen cards can lie (the best margin among those), each searched exactly; ``None`` when
+    more than ``ENDGAME_STOCK`` cards are left in the stock."""
+    if s.n != 2 or s.stock > ENDGAME_STOCK:
+        return None
+    unknown = [c for c in PACK_40 if s.unseen(c)]
+    other = 1 - s.seat
+    points = points_so_far(view)
+    hand = sorted(set(s.hand), key=_view_order)
+    totals = dict.fromkeys(hand, 0)
+    hidden = s.stock - (1 if s.briscola else 0)
+    tops = unknown if hidden else [None]
+    for top in tops:
+        hands: list[list[str]] = [[], []]
+        hands[s.seat] = list(s.hand)
+        hands[other] = [c for c in unknown if c != top]
+        stock = [s.briscola, top] if top else []
+        if len(hands[other]) != s.hand_sizes[other] or len(stock) != s.stock:
+            return None  # a view this search does not cover
+        deal = Deal(2, s.trump, hands, stock, list(s.trick), s.leader, s.seat, points[:], set())
+        for card in hand:
+            child = deal.copy()
+            child.play(card)
+            totals[card] += exact(child, s.seat)
+    return max(hand, key=totals.__getitem__)
+
+
+# An exact ending's worth: the deal's result first (won 1, drawn 0, lost -1), then the margin.
+RESULT = 1000
+
+
+def exact(deal: Deal, side: int) -> int:
+    """Two players, every card known: the best worth ``side`` can force from ``deal`` (the
+    result times ``RESULT``, plus the margin), by alpha-beta."""
+
+    def search(d: Deal, alpha: int, beta: int) -> int:
+        if d.over:
+            margin = d.points[side] - d.points[1 - side]
+            return margin + (RESULT if margin > 0 else -RESULT if margin < 0 else 0)
+        maximizing = d.turn == side
+        best = -10 * RESULT if maximizing else 10 * RESULT
+        for card in set(d.hands[d.turn]):
+            child = d.copy()
+            child.play(card)
+            v = search(child, alpha, beta)
+            if maximizing:
+                if v > best:
+                    best = v
+                if v > alpha:
+                    alpha = v
+            else:
+                if v < best:
+                    best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        return best
+
+    return search(deal, -10 * RESULT, 10 * RESULT)
 
 
 # -- easy ------------------------------------------------------------------------------------
@@ -572,31 +646,6 @@ def rollout(deal: Deal) -> list[int]:
     return deal.points
 
 
-def solve(deal: Deal, side: int) -> int:
-    """Two players, nothing hidden: the best margin ``side`` can force (alpha-beta)."""
-
-    def search(d: Deal, alpha: int, beta: int) -> int:
-        if d.over:
-            return d.points[side] - d.points[1 - side]
-        maximizing = d.turn == side
-        best = -999 if maximizing else 999
-        for card in set(d.hands[d.turn]):
-            child = d.copy()
-            child.play(card)
-            v = search(child, alpha, beta)
-            if maximizing:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
-
-    return search(deal, -999, 999)
-
-
 def hard(
     view: dict[str, Any],
     legal: list[str],
@@ -612,18 +661,11 @@ def hard(
     side = _side(s.seat, n)
     first = pick(s)
     candidates = [first, *(c for c in legal if c != first)]
+    if n == 2 and s.stock <= ENDGAME_STOCK:
+        card = endgame(view, s)
+        if card is not None:
+            return card
     sample = sampler(view, s)
-    if n == 2 and s.stock == 0:
-        # The opponent holds exactly the unseen cards: search to the end.
-        deal = sample(rng)
-        best, best_v = candidates[0], -999
-        for card in candidates:
-            child = deal.copy()
-            child.play(card)
-            v = solve(child, side)
-            if v > best_v:
-                best, best_v = card, v
-        return best
 
     def evaluate(deal: Deal, card: str, _rng: random.Random) -> float:
         d = deal.copy()
