@@ -19,7 +19,7 @@ import random
 from functools import cache, lru_cache
 from typing import Any
 
-from engine.ai.search import monte_carlo
+from engine.ai.search import copy_game, monte_carlo, worth
 from engine.cards import PACK_40
 from engine.cirulla.buone import hand_buone
 from engine.cirulla.captures import capture_table
@@ -232,10 +232,87 @@ def pick(s: Seen, legal: list[str]) -> str:
 
 
 def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """Rule-based play: buone, scopas, settebello, denari, primiera, and no table left to sweep."""
+    """Rule-based play: buone, scopas, settebello, denari, primiera, and no table left to sweep;
+    the last turn of a two-player deal searched exactly."""
     if KNOCK in legal:
         return KNOCK
-    return pick(seen_from_view(view), legal)
+    code = ending(view, legal, ENDGAME_CARDS)
+    return code if code is not None else pick(seen_from_view(view), legal)
+
+
+# -- exact endings -----------------------------------------------------------------------------
+# Two players, the stock empty: every card left is in a hand, the opponent's hand is the unseen
+# cards, and the rest of the deal is searched to its count. The normal player searches once
+# this many cards or fewer are left in the hands (all six when the capture choices are few
+# enough to stay instant; measured, a search of the last four cards takes well under 5 ms).
+ENDGAME_CARDS = 4
+# The hard player searches the whole last turn.
+HARD_ENDGAME_CARDS = 6
+
+
+def ending(view: dict[str, Any], legal: list[str], cards: int) -> str | None:
+    """With two players and the stock empty, the action that wins the deal whenever it can be
+    won (the best margin among those), searched exactly; ``None`` when cards are still hidden
+    or more than ``cards`` are left in the hands."""
+    if (
+        view["players"] != 2
+        or view["stock_size"]
+        or sum(view["hand_sizes"]) > cards
+        or view["rules"].get("pairs_contest")
+    ):
+        return None
+    sampler = Sampler(view)
+    if len(sampler.unknown) != sampler.room[1 - sampler.seat]:
+        return None
+    g = sampler.game(sampler.sample(random.Random(0)))  # nothing is left to chance
+    side = view["seat"]
+    best, best_v = legal[0], -1e9
+    alpha = -1e9
+    for code in sorted(legal, key=lambda c: -score(seen_from_view(view), c)):
+        child = copy_game(g)
+        v = _search(child, code, side, alpha, 1e9)
+        if v > best_v:
+            best, best_v = code, v
+            alpha = v
+    return best
+
+
+def _search(g: Cirulla, code: str, side: int, alpha: float, beta: float) -> float:
+    """The worth to ``side`` of playing ``code`` in ``g`` (changed in place), both sides then
+    playing their best."""
+    seat = g.current
+    for event in g.play(seat, code):
+        kind = event["type"]
+        if kind == "deal_scored":
+            points = event["points"]
+            return worth(points[side] - points[1 - side])
+        if kind == "partitone":
+            return worth(60.0 if event["side"] == side else -60.0)
+    seat = g.current
+    if seat is None:  # the game ended before the deal's count
+        return worth(g.scores[side] - g.scores[1 - side])
+    legal = g.legal_actions(seat)
+    if seat == side:
+        best = -1e9
+        for code in legal:
+            v = _search(copy_game(g), code, side, alpha, beta)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+    best = 1e9
+    for code in legal:
+        v = _search(copy_game(g), code, side, alpha, beta)
+        if v < best:
+            best = v
+            if v < beta:
+                beta = v
+                if alpha >= beta:
+                    break
+    return best
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -383,6 +460,9 @@ def hard(
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
     if KNOCK in legal:
         return KNOCK
+    code = ending(view, legal, HARD_ENDGAME_CARDS)
+    if code is not None:
+        return code
     rules = view["rules"]
     if rules.get("pairs_contest"):
         # Calls and their reveals are not rebuilt from a view: play by the rules instead.

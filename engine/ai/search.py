@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 W = TypeVar("W")
 
@@ -18,6 +18,10 @@ W = TypeVar("W")
 # being played out, so that the rest get more worlds.
 PRUNE_EVERY = 8
 PRUNE_Z = 3.0
+# Another candidate replaces the first (the rule-based choice) only when the 95% interval of its
+# mean gain over it, world by world, lies above zero: a gain within the noise of the playouts
+# never trades away the rules' choice.
+CONFIDENCE = 1.96
 
 
 def monte_carlo(
@@ -27,15 +31,15 @@ def monte_carlo(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
-    confidence: float = 0.0,
+    confidence: float = CONFIDENCE,
 ) -> str:
     """The candidate with the best mean of ``evaluate`` over sampled worlds.
 
     Stops after ``samples`` worlds, or when another world would overrun ``budget_ms``; at least
     one world is always evaluated. Callers list their preferred (rule-based) choice first: ties
     go to it, and another candidate replaces it only if its mean gain over it, world by world,
-    exceeds ``confidence`` standard errors (0: any gain). Candidates clearly behind the best
-    are dropped along the way.
+    exceeds ``confidence`` standard errors (``CONFIDENCE`` by default; 0: any gain).
+    Candidates clearly behind the best are dropped along the way.
     """
     if budget_ms is None and samples is None:
         raise ValueError("monte_carlo needs a time budget or a number of samples")
@@ -99,3 +103,34 @@ def _error(n: int, total: float, squares: float) -> float:
         return float("inf")
     variance = max(0.0, (squares - total * total / n) / (n - 1))
     return (variance / n) ** 0.5
+
+
+def copy_game(g: Any) -> Any:
+    """An independent copy of an engine game in progress, for searching ahead.
+
+    Uses the engine's own ``copy`` when the game has one; otherwise copies the game's plain
+    state: lists (and lists in lists or in dicts) are copied, everything else (numbers,
+    strings, tuples, frozen rules) is shared.
+    """
+    own = getattr(g, "copy", None)
+    if own is not None:
+        return own()
+    clone = type(g).__new__(type(g))
+    state = g.__dict__.copy()
+    for name, value in state.items():
+        kind = type(value)
+        if kind is list:
+            state[name] = [item[:] if type(item) is list else item for item in value]
+        elif kind is dict:
+            state[name] = {k: v[:] if type(v) is list else v for k, v in value.items()}
+    clone.__dict__ = state
+    return clone
+
+
+def worth(margin: float) -> float:
+    """An ending's worth to a side: the deal's result first (won, drawn, lost), then the margin
+    (smaller than ``RESULT``)."""
+    return margin + (RESULT if margin > 0 else -RESULT if margin < 0 else 0)
+
+
+RESULT = 1000

@@ -15,7 +15,7 @@ import engine
 from engine.ai import choose
 from engine.ai import cirulla as ai
 from engine.cards import PACK_40
-from tests.engine.cirulla_deals import new_game
+from tests.engine.cirulla_deals import deck_for, new_game
 
 
 def normal_choice(g: engine.Game) -> str:
@@ -119,3 +119,66 @@ def test_a_played_out_sampled_deal_ends_with_its_count():
     rebuilt = sampler.game(sampler.sample(random.Random(1)))
     margin = ai.playout(rebuilt, seat, g.legal_actions(seat)[0])
     assert isinstance(margin, (int, float)) and -60 <= margin <= 60
+
+
+def test_hard_takes_a_legal_scopa_rather_than_lay_the_settebello():
+    """Holding AH 7D against 4S KS, the ace takes all (a scopa) and the hard player takes it:
+    its playouts must show a gain with confidence to leave the normal player's choice."""
+    deck = deck_for([["2D", "AH", "7D"], ["3H", "QC", "KC"]], ["4S", "KS", "2C", "3C"], dealer=1)
+    g = engine.new_game("cirulla", 2, deck=deck, dealer=1)
+    g.play(0, "2D:2C")
+    g.play(1, "3H:3C")
+    view, legal = g.view(0), g.legal_actions(0)
+    assert sorted(view["hand"]) == ["7D", "AH"] and sorted(view["table"]) == ["4S", "KS"]
+    scopa = next(code for code in legal if code.startswith("AH:"))
+    assert normal_choice(g) == scopa
+    for seed in range(3):
+        assert ai.hard(view, legal, random.Random(seed), samples=60) == scopa
+
+
+def best_worth(g: engine.Game, side: int) -> tuple[int, int]:
+    """Brute force through the engine itself (a replay per move): the best (result, margin) of
+    the deal ``side`` can force from here, every card known."""
+    seat = g.current_seat
+    results = []
+    for code in g.legal_actions(seat):
+        child = engine.load_game(g.to_json())
+        scored = [e for e in child.play(seat, code) if e["type"] == "deal_scored"]
+        if scored:
+            points = scored[0]["points"]
+            margin = points[side] - points[1 - side]
+            results.append(((margin > 0) - (margin < 0), margin))
+        else:
+            results.append(best_worth(child, side))
+    return max(results) if seat == side else min(results)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), left=st.integers(2, 4))
+def test_the_last_cards_of_a_two_player_deal_are_played_perfectly(seed, left):
+    """Stock empty, two players: every card left is known, and normal plays an action that wins
+    the deal whenever it can be won, whatever the opponent does (the best margin among those)."""
+    g = engine.new_game("cirulla", 2, seed=seed)
+    rng = random.Random(seed)
+    while g.current_seat is not None:
+        view = g.view(g.current_seat)
+        if view["stock_size"] == 0 and sum(view["hand_sizes"]) == left:
+            break
+        seat = g.current_seat
+        if any(e["type"] == "deal_scored" for e in g.play(seat, rng.choice(g.legal_actions(seat)))):
+            return  # a deal ended before (a void deal, say): nothing to check
+    seat = g.current_seat
+    if seat is None:
+        return
+    legal = g.legal_actions(seat)
+    values = {}
+    for code in legal:
+        child = engine.load_game(g.to_json())
+        scored = [e for e in child.play(seat, code) if e["type"] == "deal_scored"]
+        if scored:
+            points = scored[0]["points"]
+            margin = points[seat] - points[1 - seat]
+            values[code] = ((margin > 0) - (margin < 0), margin)
+        else:
+            values[code] = best_worth(child, seat)
+    assert values[normal_choice(g)] == max(values.values())
