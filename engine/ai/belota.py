@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.ai.search import monte_carlo
+from engine.ai.search import copy_game, monte_carlo, worth
 from engine.belota.game import Belota
 from engine.belota.tables import NATURAL, POINTS, STRENGTH
 from engine.cards import PACK_32
@@ -38,8 +38,11 @@ BIDS = ("pass", "take", "sensa", "contru")
 
 # Hand strength for a trump suit, by rank of trump (u valé, u catòrze, ...), and thresholds.
 TRUMP_WEIGHT = {"J": 4.5, "9": 3.5, "A": 2.5, "T": 2.0, "K": 1.2, "Q": 1.2, "8": 1.0, "7": 1.0}
-TAKE = 9.0  # take the turned suit
-NAME = 9.5  # name another suit in the second round
+# Measured against the greedy bidder over the same 800 seat-swapped deals: the side holding the
+# contract wins about nine deals in ten, so the bids decide most deals; taking at 7 and naming
+# at 7.5 won 58% of the deals (9 and 9.5: 51%) at the same point margin within its noise.
+TAKE = 7.0  # take the turned suit
+NAME = 7.5  # name another suit in the second round
 SENSA = 12.0  # go sensa (the score is doubled)
 CONTRU = 8.0  # answer the opponents' sensa (tripled)
 # What a card kept in hand is worth beyond this trick: trumps keep their power to take.
@@ -375,7 +378,83 @@ def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         return choose_bid(view["hand"], view["turned"], legal)
     if DECLARE in legal:
         return DECLARE
-    return choose_card(table_from_view(view, legal))
+    code = ending(view, legal, NORMAL_ENDING_WORLDS)
+    return code if code is not None else choose_card(table_from_view(view, legal))
+
+
+# -- exact endings -----------------------------------------------------------------------------
+# In the last two tricks the cards left are few: every way they can lie in the other hands that
+# agrees with the view (hand sizes, voids shown, trumps a seat could not hold, declared cards) is
+# listed, each is searched exactly to the deal's score, and the card that does best over all of
+# them is played; when only one way is left, the ending is known and played perfectly. The
+# normal player does it when at most this many ways are left (each is rebuilt in the engine, a
+# fraction of a millisecond), the hard player always.
+ENDING_TRICKS = 2
+NORMAL_ENDING_WORLDS = 4
+HARD_ENDING_WORLDS = 90
+
+
+def ending(view: dict[str, Any], legal: list[str], worlds: int) -> str | None:
+    """In the last ``ENDING_TRICKS`` tricks, the card that does best (deals won first, then the
+    margin) over every deal consistent with the view, each searched exactly; ``None`` earlier,
+    or when more than ``worlds`` deals are consistent."""
+    if view["phase"] != "playing" or len(view["hand"]) > ENDING_TRICKS or len(legal) < 2:
+        return None
+    sampler = Sampler(view)
+    seat = view["seat"]
+    deals = sampler.every_deal(worlds)
+    if not deals:
+        return None
+    team = seat & 1
+    rng = random.Random(0)
+    totals = dict.fromkeys(legal, 0.0)
+    found = 0
+    for hands in deals:
+        rebuilt = sampler.rebuild(sampler.deck(hands, [], rng))
+        if rebuilt is None:
+            continue
+        g = rebuilt[0]
+        found += 1
+        for i, code in enumerate(legal):
+            child = g if i == len(legal) - 1 else copy_game(g)
+            totals[code] += _search(child, seat, code, team, -1e9, 1e9)
+    if not found:
+        return None
+    return max(legal, key=totals.__getitem__)
+
+
+def _search(g: Belota, seat: int, code: str, team: int, alpha: float, beta: float) -> float:
+    """The worth to ``team`` of ``seat`` playing ``code`` in ``g`` (changed in place), every
+    seat then playing its side's best."""
+    for event in g.play(seat, code):
+        if event["type"] == "deal_scored":
+            points = event["points"]
+            return worth(points[team] - points[1 - team])
+        if event["type"] == "deal_annulled":
+            return 0.0
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    last = len(legal) - 1
+    # The last choice is searched on ``g`` itself, which is ours: one copy fewer per node.
+    if (seat & 1) == team:
+        best = -1e9
+        for i, c in enumerate(legal):
+            v = _search(g if i == last else copy_game(g), seat, c, team, alpha, beta)
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    break
+        return best
+    best = 1e9
+    for i, c in enumerate(legal):
+        v = _search(g if i == last else copy_game(g), seat, c, team, alpha, beta)
+        if v < best:
+            best = v
+            beta = min(beta, v)
+            if alpha >= beta:
+                break
+    return best
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -557,6 +636,36 @@ class Sampler:
             room[p] -= 1
         return hands, rest
 
+    def every_deal(self, limit: int) -> list[list[list[str]]]:
+        """Every way the unknown cards can fill the other hands in the play, agreeing with the
+        voids and trumps shown; empty if there are more than ``limit``."""
+        hands = [list(k) for k in self.known]
+        hands[self.seat] = list(self.hand)
+        room = [self.sizes[p] - len(hands[p]) for p in range(4)]
+        room[self.seat] = 0
+        cards = sorted(self.unknown, key=lambda c: len(self.allowed[c]))
+        found: list[list[list[str]]] = []
+
+        def place(i: int) -> bool:
+            if i == len(cards):
+                found.append([list(h) for h in hands])
+                return len(found) <= limit
+            c = cards[i]
+            for p in self.allowed[c]:
+                if room[p]:
+                    room[p] -= 1
+                    hands[p].append(c)
+                    going = place(i + 1)
+                    hands[p].pop()
+                    room[p] += 1
+                    if not going:
+                        return False
+            return True
+
+        if sum(room) != len(cards) or not place(0):
+            return []
+        return found
+
     def deck(self, hands: list[list[str]], rest: list[str], rng: random.Random) -> list[str]:
         """The deck that deals these hands (with the cards each seat has played) and the rest.
 
@@ -696,6 +805,9 @@ def hard(
         raise ValueError("hard needs a time budget or a number of samples")
     if DECLARE in legal:
         return DECLARE
+    code = ending(view, legal, HARD_ENDING_WORLDS)
+    if code is not None:
+        return code
     if _is_bidding(legal):
         # A bid decides the whole hand and its playouts vary widely. Measured against the normal
         # player over the same 400 deals: leaving the normal bid when 100 worlds showed a gain

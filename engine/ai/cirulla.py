@@ -292,10 +292,12 @@ def _search(g: Cirulla, code: str, side: int, alpha: float, beta: float) -> floa
     if seat is None:  # the game ended before the deal's count
         return worth(g.scores[side] - g.scores[1 - side])
     legal = g.legal_actions(seat)
+    last = len(legal) - 1
+    # The last choice is searched on ``g`` itself, which is ours: one copy fewer per node.
     if seat == side:
         best = -1e9
-        for code in legal:
-            v = _search(copy_game(g), code, side, alpha, beta)
+        for i, code in enumerate(legal):
+            v = _search(g if i == last else copy_game(g), code, side, alpha, beta)
             if v > best:
                 best = v
                 if v > alpha:
@@ -304,8 +306,8 @@ def _search(g: Cirulla, code: str, side: int, alpha: float, beta: float) -> floa
                         break
         return best
     best = 1e9
-    for code in legal:
-        v = _search(copy_game(g), code, side, alpha, beta)
+    for i, code in enumerate(legal):
+        v = _search(g if i == last else copy_game(g), code, side, alpha, beta)
         if v < best:
             best = v
             if v < beta:

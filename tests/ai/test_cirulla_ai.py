@@ -136,21 +136,16 @@ def test_hard_takes_a_legal_scopa_rather_than_lay_the_settebello():
         assert ai.hard(view, legal, random.Random(seed), samples=60) == scopa
 
 
-def best_worth(g: engine.Game, side: int) -> tuple[int, int]:
+def worth_after(g: engine.Game, code: str, side: int) -> tuple[int, int]:
     """Brute force through the engine itself (a replay per move): the best (result, margin) of
-    the deal ``side`` can force from here, every card known."""
-    seat = g.current_seat
-    results = []
-    for code in g.legal_actions(seat):
-        child = engine.load_game(g.to_json())
-        scored = [e for e in child.play(seat, code) if e["type"] == "deal_scored"]
-        if scored:
-            points = scored[0]["points"]
-            margin = points[side] - points[1 - side]
-            results.append(((margin > 0) - (margin < 0), margin))
-        else:
-            results.append(best_worth(child, side))
-    return max(results) if seat == side else min(results)
+    the deal ``side`` can force once the seat to act plays ``code``, every card known."""
+    child = engine.load_game(g.to_json())
+    scored = [e for e in child.play(g.current_seat, code) if e["type"] == "deal_scored"]
+    if scored:
+        margin = scored[0]["points"][side] - scored[0]["points"][1 - side]
+        return (margin > 0) - (margin < 0), margin
+    results = [worth_after(child, c, side) for c in child.legal_actions(child.current_seat)]
+    return max(results) if child.current_seat == side else min(results)
 
 
 @settings(max_examples=6, deadline=None)
@@ -170,15 +165,5 @@ def test_the_last_cards_of_a_two_player_deal_are_played_perfectly(seed, left):
     seat = g.current_seat
     if seat is None:
         return
-    legal = g.legal_actions(seat)
-    values = {}
-    for code in legal:
-        child = engine.load_game(g.to_json())
-        scored = [e for e in child.play(seat, code) if e["type"] == "deal_scored"]
-        if scored:
-            points = scored[0]["points"]
-            margin = points[seat] - points[1 - seat]
-            values[code] = ((margin > 0) - (margin < 0), margin)
-        else:
-            values[code] = best_worth(child, seat)
+    values = {code: worth_after(g, code, seat) for code in g.legal_actions(seat)}
     assert values[normal_choice(g)] == max(values.values())
