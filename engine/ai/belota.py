@@ -388,10 +388,11 @@ def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
 # listed, each is searched exactly to the deal's score, and the card that does best over all of
 # them is played; when only one way is left, the ending is known and played perfectly. The
 # normal player does it when at most this many ways are left (each is rebuilt in the engine, a
-# fraction of a millisecond), the hard player always.
+# fraction of a millisecond), the hard player when at most HARD_ENDING_WORLDS are (a few tens of
+# milliseconds).
 ENDING_TRICKS = 2
 NORMAL_ENDING_WORLDS = 4
-HARD_ENDING_WORLDS = 90
+HARD_ENDING_WORLDS = 24
 
 
 def ending(view: dict[str, Any], legal: list[str], worlds: int) -> str | None:
