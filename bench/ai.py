@@ -64,7 +64,7 @@ def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: 
         if level == "greedy":
             code = greedy(view, legal)
         else:
-            code = choose(view, legal, level, rng, budget_ms)
+            code = choose(view, legal, level, rng, budget_ms, game=g)
         if len(legal) > 1:
             times[level].append(time.perf_counter() - start)
         for event in g.play(seat, code):

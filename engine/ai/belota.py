@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.ai.search import copy_game, monte_carlo, worth
+from engine.base import Game
 from engine.belota.game import Belota
 from engine.belota.tables import NATURAL, POINTS, STRENGTH
 from engine.cards import PACK_32
@@ -372,7 +373,9 @@ def _is_bidding(legal: Sequence[str]) -> bool:
     return any(code in BIDS or code.startswith("trump:") for code in legal)
 
 
-def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+def normal(
+    view: dict[str, Any], legal: list[str], rng: random.Random, game: Game | None = None
+) -> str:
     """Rule-based bidding by hand strength, and play by points, masters and partner's signals."""
     if _is_bidding(legal):
         return choose_bid(view["hand"], view["turned"], legal)
@@ -799,6 +802,7 @@ def hard(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
+    game: Game | None = None,
 ) -> str:
     """The normal bid; in the play, determinized Monte Carlo over the unseen cards, with normal
     play in every playout."""

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.ai.search import monte_carlo
+from engine.base import Game
 from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
 from engine.cards import PACK_40, SUITS
 
@@ -245,7 +246,9 @@ def pick(s: Seen) -> str:
     return best
 
 
-def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+def normal(
+    view: dict[str, Any], legal: list[str], rng: random.Random, game: Game | None = None
+) -> str:
     """Rule-based play: load, strozzare and save briscole by the points at stake; the last
     tricks of a two-player deal searched exactly."""
     if PEEK in legal:
@@ -652,6 +655,7 @@ def hard(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
+    game: Game | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
     if PEEK in legal:

@@ -16,10 +16,12 @@ with the best average point margin of the deal.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
 from engine.ai.search import copy_game, monte_carlo, worth
+from engine.base import Game
 from engine.cards import PACK_40
 from engine.cirulla.buone import hand_buone
 from engine.cirulla.captures import capture_table
@@ -231,12 +233,14 @@ def pick(s: Seen, legal: list[str]) -> str:
     return best
 
 
-def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+def normal(
+    view: dict[str, Any], legal: list[str], rng: random.Random, game: Game | None = None
+) -> str:
     """Rule-based play: buone, scopas, settebello, denari, primiera, and no table left to sweep;
     the last turn of a two-player deal searched exactly."""
     if KNOCK in legal:
         return KNOCK
-    code = ending(view, legal, ENDGAME_CARDS)
+    code = ending(view, legal, ENDGAME_CARDS, game)
     return code if code is not None else pick(seen_from_view(view), legal)
 
 
@@ -250,7 +254,9 @@ ENDGAME_CARDS = 4
 HARD_ENDGAME_CARDS = 6
 
 
-def ending(view: dict[str, Any], legal: list[str], cards: int) -> str | None:
+def ending(
+    view: dict[str, Any], legal: list[str], cards: int, game: Game | None = None
+) -> str | None:
     """With two players and the stock empty, the action that wins the deal whenever it can be
     won (the best margin among those), searched exactly; ``None`` when cards are still hidden
     or more than ``cards`` are left in the hands."""
@@ -261,11 +267,11 @@ def ending(view: dict[str, Any], legal: list[str], cards: int) -> str | None:
         or view["rules"].get("pairs_contest")
     ):
         return None
-    sampler = Sampler(view)
-    if len(sampler.unknown) != sampler.room[1 - sampler.seat]:
-        return None
-    g = sampler.game(sampler.sample(random.Random(0)))  # nothing is left to chance
     side = view["seat"]
+    unseen = 40 - len(view["hand"]) - len(view["table"]) - sum(map(len, view["captured"]))
+    if unseen != view["hand_sizes"][1 - side]:
+        return None
+    g = worlds(view, game)(random.Random(0))  # nothing is left to chance
     best, best_v = legal[0], -1e9
     alpha = -1e9
     for code in sorted(legal, key=lambda c: -score(seen_from_view(view), c)):
@@ -458,11 +464,12 @@ def hard(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
+    game: Game | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
     if KNOCK in legal:
         return KNOCK
-    code = ending(view, legal, HARD_ENDGAME_CARDS)
+    code = ending(view, legal, HARD_ENDGAME_CARDS, game)
     if code is not None:
         return code
     rules = view["rules"]
@@ -472,13 +479,22 @@ def hard(
     s = seen_from_view(view)
     ranked = sorted(legal, key=lambda code: -score(s, code))
     candidates = ranked[:CANDIDATES]
-    sampler = Sampler(view)
     n = view["players"]
     side = view["seat"] % 2 if n == 4 else view["seat"]
 
-    def value(dealt: list[list[str]], code: str, _r: random.Random) -> float:
-        return playout(sampler.game(dealt), side, code)
+    def value(world: Cirulla, code: str, _r: random.Random) -> float:
+        return playout(copy_game(world), side, code)
 
     if samples is None and budget_ms is None:
         raise ValueError("hard needs a time budget or a number of samples")
-    return monte_carlo(candidates, sampler.sample, value, rng, budget_ms, samples)
+    return monte_carlo(candidates, worlds(view, game), value, rng, budget_ms, samples)
+
+
+def worlds(view: dict[str, Any], game: Game | None) -> Callable[[random.Random], Cirulla]:
+    """A function that deals a world: a game in the state of the view, every card hidden from
+    the seat dealt again at random (the engine's ``game.sample``, or from the view)."""
+    seat = view["seat"]
+    if game is not None and hasattr(game, "sample"):
+        return lambda rng: game.sample(seat, rng)
+    sampler = Sampler(view)
+    return lambda rng: sampler.game(sampler.sample(rng))
