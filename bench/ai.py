@@ -156,9 +156,9 @@ def time_hard(kind: str, players: int, decisions: int) -> None:
             view = g.view(s)
             if len(legal) > 1 and rng.random() < 0.3:
                 start = time.perf_counter()
-                choose(view, legal, "hard", rng)
+                choose(view, legal, "hard", rng, game=g)
                 samples.append(time.perf_counter() - start)
-            g.play(s, choose(view, legal, "normal", rng))
+            g.play(s, choose(view, legal, "normal", rng, game=g))
     print(
         f"{kind:<9}{players:>2}p  hard at {DEFAULT_BUDGET_MS} ms budget: {len(samples)} decisions"
         f"  p50 {pct(samples, 0.5):.1f} ms  p95 {pct(samples, 0.95):.1f} ms"

@@ -31,7 +31,7 @@ from engine.ai.search import copy_game, monte_carlo, worth
 from engine.base import Game
 from engine.belota.game import Belota
 from engine.belota.tables import NATURAL, POINTS, STRENGTH
-from engine.cards import PACK_32
+from engine.cards import PACK_32, partner
 from engine.errors import IllegalAction
 
 DECLARE = "declare"
@@ -295,7 +295,7 @@ def choose_card(t: Table) -> str:
     strength = STRENGTH[trump]
     points = POINTS[trump]
     late = len(t.hand) / 8
-    mate = t.seat ^ 2
+    mate = partner(t.seat)
     if not t.trick:
         return _lead(t, strength, points, mate)
     trick = t.trick

@@ -25,7 +25,7 @@ from typing import Any
 from engine.ai.search import monte_carlo
 from engine.base import Game
 from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
-from engine.cards import PACK_40, SUITS
+from engine.cards import PACK_40, SUITS, partner, side_of
 
 # What a briscola in hand is worth beyond its points: its power to take a trick later.
 TRUMP_POWER = {"A": 8, "3": 7, "K": 5, "Q": 4.5, "J": 4, "7": 3.5, "6": 3.2, "5": 3, "4": 2.8}
@@ -168,7 +168,7 @@ def pick(s: Seen) -> str:
     trick = s.trick
     pos = len(trick)
     sizes = s.hand_sizes
-    mate = (s.seat + 2) % 4 if n == 4 else -1
+    mate = partner(s.seat) if n == 4 else -1
     opp_after = partner_after = 0
     for k in range(1, n - pos):
         p = (s.seat + k) % n
@@ -424,7 +424,7 @@ class Deal:
         pts = 0
         for c in trick:
             pts += CARD_POINTS[c]
-        self.points[w % 2 if n == 4 else w] += pts
+        self.points[side_of(w, n)] += pts
         stock = self.stock
         if stock:
             hands = self.hands
@@ -433,10 +433,6 @@ class Deal:
         self.trick = []
         self.leader = self.turn = w
         # Unplayable positions never arise: every hand holds the same number of cards here.
-
-
-def _side(seat: int, n: int) -> int:
-    return seat % 2 if n == 4 else seat
 
 
 def points_so_far(view: dict[str, Any]) -> list[int]:
@@ -449,7 +445,7 @@ def points_so_far(view: dict[str, Any]) -> list[int]:
     for start in range(0, len(played) - len(played) % n, n):
         trick = played[start : start + n]
         leader = (leader + trick_winner(trick, trump)) % n
-        points[_side(leader, n)] += sum(CARD_POINTS[c] for c in trick)
+        points[side_of(leader, n)] += sum(CARD_POINTS[c] for c in trick)
     return points
 
 
@@ -505,7 +501,7 @@ class History:
         for i in range(len(played) - 1, -1, -1):
             t, pos = divmod(i, n)
             seat = (leaders[t] + pos) % n
-            if seat == s.seat or (n == 4 and seat == (s.seat + 2) % 4):
+            if seat == s.seat or (n == 4 and seat == partner(s.seat)):
                 continue
             mine = self.plays.setdefault(seat, [])
             if len(mine) >= RECENT:
@@ -575,7 +571,7 @@ def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
     n = s.n
     history = History(view, s)
     unknown = [c for c in PACK_40 if s.unseen(c)]
-    mate = (s.seat + 2) % 4 if n == 4 else -1
+    mate = partner(s.seat) if n == 4 else -1
     base_hands: list[list[str]] = [[] for _ in range(n)]
     base_hands[s.seat] = list(s.hand)
     if mate >= 0:
@@ -662,7 +658,7 @@ def hard(
         return PEEK
     s = seen_from_view(view)
     n = s.n
-    side = _side(s.seat, n)
+    side = side_of(s.seat, n)
     first = pick(s)
     candidates = [first, *(c for c in legal if c != first)]
     if n == 2 and s.stock <= ENDGAME_STOCK:

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.ai.search import copy_game, monte_carlo, worth
 from engine.base import Game
-from engine.cards import PACK_40
+from engine.cards import PACK_40, side_of
 from engine.cirulla.buone import hand_buone
 from engine.cirulla.captures import capture_table
 from engine.cirulla.cards import CODES, INDEX, VALUES
@@ -84,7 +84,7 @@ class Seen:
         self.table = table
         self.matta = matta
         self.matta_value = matta_value
-        side = seat % 2 if n == 4 else seat
+        side = side_of(seat, n)
         mine = piles[side]
         others = [c for i, p in enumerate(piles) if i != side for c in p]
         # Unseen cards by value: the next player may hold them.
@@ -480,7 +480,7 @@ def hard(
     ranked = sorted(legal, key=lambda code: -score(s, code))
     candidates = ranked[:CANDIDATES]
     n = view["players"]
-    side = view["seat"] % 2 if n == 4 else view["seat"]
+    side = side_of(view["seat"], n)
 
     def value(world: Cirulla, code: str, _r: random.Random) -> float:
         return playout(copy_game(world), side, code)
