@@ -11,8 +11,11 @@ briscola card stays at the bottom of the stock, the cards of a partner's hand se
 stay with the partner, the turned card stays with the last player who drew), plays each
 candidate card out with the normal rules for every seat, and keeps the card with the best
 average result. It weighs each dealing by how well it explains the opponents' latest plays (a
-dealing in which the normal rules would have played otherwise is less likely). When the stock is
-gone in a two-player game nothing is hidden any more, and it searches the last tricks exactly.
+dealing in which the normal rules would have played otherwise is less likely), and leaves the
+normal player's card only for a gain clear of the playouts' noise.
+
+Both search the end of a two-player deal exactly: once the stock is gone nothing is hidden any
+more, and with the last two cards in the stock only which unseen card lies on top is unknown.
 """
 
 from __future__ import annotations

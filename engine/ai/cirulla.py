@@ -10,7 +10,12 @@ holding it counted from the cards still unseen.
 The hard player deals the unseen cards at random among the other hands and the stock (the hands
 shown by a knock stay as shown), sets up an engine game in that state, plays its most promising
 actions out to the end of the deal with the normal rules for every seat, and keeps the action
-with the best average point margin of the deal.
+with the best average point margin of the deal; it leaves the normal player's action only for a
+gain clear of the playouts' noise.
+
+Both search the last turn of a two-player deal exactly once the stock is empty (every card left
+is then in a hand, and the opponent's hand is the unseen cards): the normal player its last
+four cards, the hard player all six.
 """
 
 from __future__ import annotations
