@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.ai.search import copy_game, monte_carlo, worth
+from engine.ai.search import alpha_beta, copy_game, game_children, monte_carlo, worth
 from engine.base import Game
 from engine.belota.game import Belota
 from engine.belota.tables import NATURAL, POINTS, STRENGTH
@@ -426,44 +426,27 @@ def ending(view: dict[str, Any], legal: list[str], worlds: int) -> str | None:
         found += 1
         for i, code in enumerate(legal):
             child = g if i == len(legal) - 1 else copy_game(g)
-            totals[code] += _search(child, seat, code, team, -1e9, 1e9)
+            totals[code] += _search(child, seat, code, team)
     if not found:
         return None
     return max(legal, key=totals.__getitem__)
 
 
-def _search(g: Belota, seat: int, code: str, team: int, alpha: float, beta: float) -> float:
+def _search(g: Belota, seat: int, code: str, team: int) -> float:
     """The worth to ``team`` of ``seat`` playing ``code`` in ``g`` (changed in place), every
     seat then playing its side's best."""
-    for event in g.play(seat, code):
-        if event["type"] == "deal_scored":
-            points = event["points"]
-            return worth(points[team] - points[1 - team])
-        if event["type"] == "deal_annulled":
-            return 0.0
-    seat = g.current_seat
-    legal = g.legal_actions(seat)
-    last = len(legal) - 1
-    # The last choice is searched on ``g`` itself, which is ours: one copy fewer per node.
-    if (seat & 1) == team:
-        best = -1e9
-        for i, c in enumerate(legal):
-            v = _search(g if i == last else copy_game(g), seat, c, team, alpha, beta)
-            if v > best:
-                best = v
-                alpha = max(alpha, v)
-                if alpha >= beta:
-                    break
-        return best
-    best = 1e9
-    for i, c in enumerate(legal):
-        v = _search(g if i == last else copy_game(g), seat, c, team, alpha, beta)
-        if v < best:
-            best = v
-            beta = min(beta, v)
-            if alpha >= beta:
-                break
-    return best
+
+    def expand(node: tuple[Belota, list[dict[str, Any]]]) -> Any:
+        g, events = node
+        for event in events:
+            if event["type"] == "deal_scored":
+                points = event["points"]
+                return worth(points[team] - points[1 - team])
+            if event["type"] == "deal_annulled":
+                return 0.0
+        return (g.current_seat & 1) == team, game_children(g)
+
+    return alpha_beta((g, g.play(seat, code)), expand)
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.ai.search import monte_carlo
+from engine.ai.search import alpha_beta, monte_carlo, worth
 from engine.base import Game
 from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
 from engine.cards import PACK_40, SUITS, partner, side_of
@@ -298,39 +298,24 @@ def endgame(view: dict[str, Any], s: Seen) -> str | None:
     return max(hand, key=totals.__getitem__)
 
 
-# An exact ending's worth: the deal's result first (won 1, drawn 0, lost -1), then the margin.
-RESULT = 1000
-
-
-def exact(deal: Deal, side: int) -> int:
+def exact(deal: Deal, side: int) -> float:
     """Two players, every card known: the best worth ``side`` can force from ``deal`` (the
-    result times ``RESULT``, plus the margin), by alpha-beta."""
+    deal's result first, then its margin: ``search.worth``)."""
 
-    def search(d: Deal, alpha: int, beta: int) -> int:
+    def expand(d: Deal) -> float | tuple[bool, Iterator[Deal]]:
         if d.over:
-            margin = d.points[side] - d.points[1 - side]
-            return margin + (RESULT if margin > 0 else -RESULT if margin < 0 else 0)
-        maximizing = d.turn == side
-        best = -10 * RESULT if maximizing else 10 * RESULT
-        for card in set(d.hands[d.turn]):
-            child = d.copy()
-            child.play(card)
-            v = search(child, alpha, beta)
-            if maximizing:
-                if v > best:
-                    best = v
-                if v > alpha:
-                    alpha = v
-            else:
-                if v < best:
-                    best = v
-                if v < beta:
-                    beta = v
-            if alpha >= beta:
-                break
-        return best
+            return worth(d.points[side] - d.points[1 - side])
+        return d.turn == side, _children(d)
 
-    return search(deal, -10 * RESULT, 10 * RESULT)
+    return alpha_beta(deal, expand)
+
+
+def _children(d: Deal) -> Iterator[Deal]:
+    """The deals after each distinct card the seat to act may play."""
+    for card in set(d.hands[d.turn]):
+        child = d.copy()
+        child.play(card)
+        yield child
 
 
 # -- easy ------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
-from engine.ai.search import copy_game, monte_carlo, worth
+from engine.ai.search import alpha_beta, copy_game, game_children, monte_carlo, worth
 from engine.base import Game
 from engine.cards import PACK_40, side_of
 from engine.cirulla.buone import hand_buone
@@ -278,54 +278,31 @@ def ending(
         return None
     g = worlds(view, game)(random.Random(0))  # nothing is left to chance
     best, best_v = legal[0], -1e9
-    alpha = -1e9
     for code in sorted(legal, key=lambda c: -score(seen_from_view(view), c)):
-        child = copy_game(g)
-        v = _search(child, code, side, alpha, 1e9)
+        v = _search(copy_game(g), code, side)
         if v > best_v:
             best, best_v = code, v
-            alpha = v
     return best
 
 
-def _search(g: Cirulla, code: str, side: int, alpha: float, beta: float) -> float:
+def _search(g: Cirulla, code: str, side: int) -> float:
     """The worth to ``side`` of playing ``code`` in ``g`` (changed in place), both sides then
     playing their best."""
-    seat = g.current
-    for event in g.play(seat, code):
-        kind = event["type"]
-        if kind == "deal_scored":
-            points = event["points"]
-            return worth(points[side] - points[1 - side])
-        if kind == "partitone":
-            return worth(60.0 if event["side"] == side else -60.0)
-    seat = g.current
-    if seat is None:  # the game ended before the deal's count
-        return worth(g.scores[side] - g.scores[1 - side])
-    legal = g.legal_actions(seat)
-    last = len(legal) - 1
-    # The last choice is searched on ``g`` itself, which is ours: one copy fewer per node.
-    if seat == side:
-        best = -1e9
-        for i, code in enumerate(legal):
-            v = _search(g if i == last else copy_game(g), code, side, alpha, beta)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        return best
-    best = 1e9
-    for i, code in enumerate(legal):
-        v = _search(g if i == last else copy_game(g), code, side, alpha, beta)
-        if v < best:
-            best = v
-            if v < beta:
-                beta = v
-                if alpha >= beta:
-                    break
-    return best
+
+    def expand(node: tuple[Cirulla, list[dict[str, Any]]]) -> Any:
+        g, events = node
+        for event in events:
+            kind = event["type"]
+            if kind == "deal_scored":
+                points = event["points"]
+                return worth(points[side] - points[1 - side])
+            if kind == "partitone":
+                return worth(60.0 if event["side"] == side else -60.0)
+        if g.current is None:  # the game ended before the deal's count
+            return worth(g.scores[side] - g.scores[1 - side])
+        return g.current == side, game_children(g)
+
+    return alpha_beta((g, g.play(g.current, code)), expand)
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:

@@ -7,12 +7,14 @@ the deal out of the comparison between actions.
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 W = TypeVar("W")
+S = TypeVar("S")
 
 # Every few worlds, candidates whose mean gain is this many standard errors behind the best stop
 # being played out, so that the rest get more worlds.
@@ -125,6 +127,47 @@ def copy_game(g: Any) -> Any:
             state[name] = {k: v[:] if type(v) is list else v for k, v in value.items()}
     clone.__dict__ = state
     return clone
+
+
+def alpha_beta(
+    state: S,
+    expand: Callable[[S], float | tuple[bool, Iterable[S]]],
+    alpha: float = -math.inf,
+    beta: float = math.inf,
+) -> float:
+    """The value of ``state`` with both sides playing their best (alpha-beta pruning).
+
+    ``expand(state)`` gives the value of an ended state, or whether the side to move there is
+    the maximizing one and its children (an iterable, so they are made only when searched).
+    """
+    found = expand(state)
+    if not isinstance(found, tuple):
+        return found
+    maximizing, children = found
+    best = -math.inf if maximizing else math.inf
+    for child in children:
+        v = alpha_beta(child, expand, alpha, beta)
+        if maximizing:
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+        elif v < best:
+            best = v
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def game_children(g: Any) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+    """Each legal action of the seat to act played on a copy of ``g`` (the last on ``g``
+    itself: one copy fewer), with its events."""
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    last = len(legal) - 1
+    for i, code in enumerate(legal):
+        child = g if i == last else copy_game(g)
+        yield child, child.play(seat, code)
 
 
 def worth(margin: float) -> float:
