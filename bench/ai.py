@@ -4,11 +4,13 @@ For every game with computer players, plays single deals between two players: no
 against the one-move greedy player of ``bench/greedy.py``, and hard against normal. Deals
 come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
 so the luck of the deal cancels out. With four players the two levels are partners of themselves
-(seats 0+2 against 1+3). Prints, per pairing, the first level's deals won, drawn and lost, its
+(seats 0+2 against 1+3). Prints, per pairing, the first level's deals won (with a 95% interval
+from the pairs), drawn and lost, its
 average point margin per deal with two 95% intervals (one from the spread of single deals, which
 ignores the pairing; one from the spread of each pair's mean margin, which is what the seat swap
 is for: the luck of the cards cancels within a pair), and the p50 and p95 of each level's
-decision time in that pairing; then the hard level's decision time at its default budget. A
+decision time in that pairing (wall-clock, and "cpu": the CPU time of the deciding thread, which a
+loaded machine does not inflate); then the hard level's decision time at its default budget. A
 Cirulla deal ended by a partitone (all ten diamonds: the game is won at once, the deal is not
 counted) counts as a deal won by the game's target.
 
@@ -54,19 +56,24 @@ def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: 
     """Play the first deal of a game seeded ``seed``; return points per side and timings."""
     g = engine.new_game(kind, players, seed=seed)
     rng = random.Random(seed * 7919 + 1)
-    times: dict[str, list[float]] = {lv: [] for lv in levels}
+    times: dict[str, list[float]] = {}
+    for lv in levels:
+        times[lv] = []
+        times[f"{lv} cpu"] = []
     while g.current_seat is not None:
         seat = g.current_seat
         legal = g.legal_actions(seat)
         level = levels[seat]
         view = g.view(seat)
         start = time.perf_counter()
+        cpu = time.thread_time()
         if level == "greedy":
             code = greedy(view, legal)
         else:
             code = choose(view, legal, level, rng, budget_ms, game=g)
         if len(legal) > 1:
             times[level].append(time.perf_counter() - start)
+            times[f"{level} cpu"].append(time.thread_time() - cpu)
         for event in g.play(seat, code):
             if event["type"] == "deal_scored":
                 return deal_points(event), times
@@ -83,7 +90,7 @@ def run_pair(args: tuple) -> tuple:
     """One seat-swapped pair of deals; the first level's margins and every timing."""
     kind, players, first, second, seed, budget_ms = args
     margins = []
-    times: dict[str, list[float]] = {first: [], second: []}
+    times: dict[str, list[float]] = {}
     for side in (0, 1):
         levels = [first if s % 2 == side else second for s in range(players)]
         points, t = play_deal(kind, players, levels, seed, budget_ms)
@@ -91,7 +98,7 @@ def run_pair(args: tuple) -> tuple:
         other = max(p for i, p in enumerate(points) if i != side)
         margins.append(mine - other)
         for level, values in t.items():
-            times[level] += values
+            times.setdefault(level, []).extend(values)
     return margins, times
 
 
@@ -110,7 +117,7 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
     start = time.perf_counter()
     margins: list[int] = []
     pair_means: list[float] = []
-    times: dict[str, list[float]] = {first: [], second: []}
+    times: dict[str, list[float]] = {}
     mapper = pool.imap_unordered(run_pair, jobs) if pool else map(run_pair, jobs)
     pairs_seen: list[list[int]] = []
     for m, t in mapper:
@@ -118,7 +125,7 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
         margins += m
         pair_means.append(statistics.fmean(m))
         for level, values in t.items():
-            times[level] += values
+            times.setdefault(level, []).extend(values)
     n = len(margins)
     won = sum(m > 0 for m in margins)
     # The win rate's interval from the pairs too: each pair's share of deals won.
