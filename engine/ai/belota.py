@@ -32,11 +32,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.ai.search import alpha_beta, copy_game, game_children, monte_carlo, worth
+from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
 from engine.base import Game
 from engine.belota.game import Belota
 from engine.belota.tables import NATURAL, POINTS, STRENGTH
-from engine.cards import PACK_32, partner
+from engine.cards import PACK_32, next_seat, partner
 from engine.errors import IllegalAction
 
 DECLARE = "declare"
@@ -256,7 +256,7 @@ def table_from_view(view: dict[str, Any], legal: Sequence[str]) -> Table:
     """The knowledge of the seat whose view this is, in the play."""
     contract = view["contract"]
     trump = contract["trump"] or ""
-    memory = Memory((view["dealer"] + 1) & 3, trump).read(view["played"])
+    memory = Memory(next_seat(view["dealer"], 4), trump).read(view["played"])
     return Table(
         seat=view["seat"],
         trump=trump,
@@ -280,7 +280,11 @@ def _opponents_may_trump(t: Table, suit: str) -> bool:
     if not trump or suit == trump or t.top[trump] < 0:
         return False
     voids = t.memory.voids
-    return any(suit in voids[p] and trump not in voids[p] for p in (t.seat ^ 1, t.seat ^ 3))
+    return any(suit in voids[p] and trump not in voids[p] for p in _opponents(t.seat))
+
+
+def _opponents(seat: int) -> tuple[int, int]:
+    return next_seat(seat, 4), next_seat(partner(seat), 4)
 
 
 def _keep(t: Table, card: str, late: float) -> float:
@@ -342,7 +346,7 @@ def _lead(t: Table, strength: dict[str, int], points: dict[str, int], mate: int)
     voids = t.memory.voids
     thrown = t.memory.thrown
     trumps_out = trump and t.top[trump] >= 0
-    opp_trumps = trumps_out and not all(trump in voids[p] for p in (t.seat ^ 1, t.seat ^ 3))
+    opp_trumps = trumps_out and not all(trump in voids[p] for p in _opponents(t.seat))
     mine = [c for c in legal if c[1] == trump]
     if opp_trumps and ours and mine:
         top = max(mine, key=strength.__getitem__)
@@ -425,7 +429,7 @@ def ending(view: dict[str, Any], legal: list[str], worlds: int) -> str | None:
         g = rebuilt[0]
         found += 1
         for i, code in enumerate(legal):
-            child = g if i == len(legal) - 1 else copy_game(g)
+            child = g if i == len(legal) - 1 else g.copy()
             totals[code] += _search(child, seat, code, team)
     if not found:
         return None
@@ -498,7 +502,7 @@ def playout(g: Belota) -> list[int]:
             code = DECLARE
         else:
             if memory is None:
-                memory = Memory((g.dealer + 1) & 3, g.trump)
+                memory = Memory(next_seat(g.dealer, 4), g.trump)
             memory.read(g.played)
             code = choose_card(table_of(g, seat, legal, memory))
         for event in g.play(seat, code):
@@ -506,22 +510,6 @@ def playout(g: Belota) -> list[int]:
                 return event["points"]
             if event["type"] == "deal_annulled":
                 return [0, 0]
-
-
-def clone(g: Belota) -> Belota:
-    """An independent copy of a deal in progress, much cheaper than replaying it.
-
-    The game's state is plain attributes: lists (some of lists) are copied, everything else
-    (numbers, strings, tuples, and dicts and lists the engine replaces rather than changes) is
-    shared.
-    """
-    copy = Belota.__new__(Belota)
-    state = g.__dict__.copy()
-    for name, value in state.items():
-        if type(value) is list:
-            state[name] = [item[:] if type(item) is list else item for item in value]
-    copy.__dict__ = state
-    return copy
 
 
 class Sampler:
@@ -565,7 +553,7 @@ class Sampler:
                 for c in other:
                     if c not in known[belota["seat"]]:
                         known[belota["seat"]].append(c)
-            memory = Memory((self.dealer + 1) & 3, self.trump).read(self.played)
+            memory = Memory(next_seat(self.dealer, 4), self.trump).read(self.played)
             voids, cap = memory.voids, memory.cap
         self.known = known
         self.voids = voids
@@ -670,7 +658,7 @@ class Sampler:
             served = rest
         else:
             owned: list[list[str]] = [list(h) for h in hands]
-            leader = (self.dealer + 1) & 3
+            leader = next_seat(self.dealer, 4)
             strength = self.strength
             trump = self.trump
             for start in range(0, len(self.played), 4):
@@ -719,7 +707,7 @@ class Sampler:
                             return None
                 g.play(seat, code)
             declared = self.declared
-            memory = Memory((self.dealer + 1) & 3, self.trump)
+            memory = Memory(next_seat(self.dealer, 4), self.trump)
             for card in self.played:
                 seat = g.current_seat
                 if declared[seat] and g.tricks_done == 0 and not g.declared[seat]:
@@ -817,7 +805,7 @@ def hard(
         return sampler.sample(r)[1]
 
     def value(world: Belota, code: str, _r: random.Random) -> float:
-        g = clone(world)  # every candidate plays on its own copy of the sampled deal
+        g = world.copy()  # every candidate plays on its own copy of the sampled deal
         g.play(seat, code)
         points = playout(g)
         return float(points[team] - points[1 - team])

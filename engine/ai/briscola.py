@@ -28,7 +28,7 @@ from typing import Any
 from engine.ai.search import alpha_beta, monte_carlo, worth
 from engine.base import Game
 from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
-from engine.cards import PACK_40, SUITS, partner, side_of
+from engine.cards import PACK_40, SUITS, next_seat, partner, side_of
 
 # What a briscola in hand is worth beyond its points: its power to take a trick later.
 TRUMP_POWER = {"A": 8, "3": 7, "K": 5, "Q": 4.5, "J": 4, "7": 3.5, "6": 3.2, "5": 3, "4": 2.8}
@@ -406,7 +406,7 @@ class Deal:
         trick = self.trick
         trick.append(card)
         if len(trick) < n:
-            self.turn = (seat + 1) % n
+            self.turn = next_seat(seat, n)
             return
         w = (self.leader + trick_winner(trick, self.trump)) % n
         pts = 0
@@ -429,7 +429,7 @@ def points_so_far(view: dict[str, Any]) -> list[int]:
     trump = view["trump"]
     played = view["played"]
     points = [0] * (2 if n == 4 else n)
-    leader = (view["dealer"] + 1) % n
+    leader = next_seat(view["dealer"], n)
     for start in range(0, len(played) - len(played) % n, n):
         trick = played[start : start + n]
         leader = (leader + trick_winner(trick, trump)) % n
@@ -470,7 +470,7 @@ class History:
         self.turned = turned
         leaders = []
         winners = []
-        leader = (view["dealer"] + 1) % n
+        leader = next_seat(view["dealer"], n)
         for start in range(0, len(played), n):
             leaders.append(leader)
             trick = played[start : start + n]

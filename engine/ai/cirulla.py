@@ -7,28 +7,26 @@ the carte, and a scopa), against what it leaves on the table for the next oppone
 a card that sweeps it (a fifteen, a sum, or an ace on a table without aces) with the chance of
 holding it counted from the cards still unseen.
 
-The hard player deals the unseen cards at random among the other hands and the stock (the hands
-shown by a knock stay as shown), sets up an engine game in that state, plays its most promising
-actions out to the end of the deal with the normal rules for every seat, and keeps the action
-with the best average point margin of the deal; it leaves the normal player's action only for a
-gain clear of the playouts' noise.
+The hard player, given the game, has the engine deal the unseen cards again at random among the
+other hands and the stock (``game.sample``: the hands shown by a knock stay as shown), plays its
+most promising actions out to the end of the deal with the normal rules for every seat, and keeps
+the action with the best average point margin of the deal; it leaves the normal player's action
+only for a gain clear of the playouts' noise.
 
-Both search the last turn of a two-player deal exactly once the stock is empty (every card left
-is then in a hand, and the opponent's hand is the unseen cards): the normal player its last
-four cards, the hard player all six.
+Both, given the game, search the last turn of a two-player deal exactly once the stock is empty
+(every card left is then in a hand, and the opponent's hand is the unseen cards): the normal
+player its last four cards, the hard player all six.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
-from engine.ai.search import alpha_beta, copy_game, game_children, monte_carlo, worth
+from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
 from engine.base import Game
-from engine.cards import PACK_40, side_of
-from engine.cirulla.buone import hand_buone
+from engine.cards import PACK_40, next_seat, side_of
 from engine.cirulla.captures import capture_table
 from engine.cirulla.cards import CODES, INDEX, VALUES
 from engine.cirulla.game import Cirulla
@@ -100,7 +98,7 @@ class Seen:
                 values[matta_value if c == matta else VALUE[c]] += 1
         self.values = values
         self.unseen = sum(values)
-        self.next_hand = hand_sizes[(seat + 1) % n]
+        self.next_hand = hand_sizes[next_seat(seat, n)]
         # The last card of the deal makes no scopa.
         self.last = stock == 0 and sum(hand_sizes) == 1
         self.worth_key = _worth_key(mine, others, grande_points)
@@ -263,10 +261,12 @@ def ending(
     view: dict[str, Any], legal: list[str], cards: int, game: Game | None = None
 ) -> str | None:
     """With two players and the stock empty, the action that wins the deal whenever it can be
-    won (the best margin among those), searched exactly; ``None`` when cards are still hidden
-    or more than ``cards`` are left in the hands."""
+    won (the best margin among those), searched exactly on the engine's sample of ``game`` (with
+    nothing hidden left, the sample is the deal itself); ``None`` without the game, when cards
+    are still hidden, or when more than ``cards`` are left in the hands."""
     if (
-        view["players"] != 2
+        game is None
+        or view["players"] != 2
         or view["stock_size"]
         or sum(view["hand_sizes"]) > cards
         or view["rules"].get("pairs_contest")
@@ -276,10 +276,10 @@ def ending(
     unseen = 40 - len(view["hand"]) - len(view["table"]) - sum(map(len, view["captured"]))
     if unseen != view["hand_sizes"][1 - side]:
         return None
-    g = worlds(view, game)(random.Random(0))  # nothing is left to chance
+    g = game.sample(side, random.Random(0))  # nothing is left to chance
     best, best_v = legal[0], -1e9
     for code in sorted(legal, key=lambda c: -score(seen_from_view(view), c)):
-        v = _search(copy_game(g), code, side)
+        v = _search(g.copy(), code, side)
         if v > best_v:
             best, best_v = code, v
     return best
@@ -315,84 +315,6 @@ def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
 
 
 # -- hard ------------------------------------------------------------------------------------
-class Sampler:
-    """Deals the unseen cards consistently with a view and sets up an engine game in that state."""
-
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
-        n = view["players"]
-        self.n = n
-        seat = view["seat"]
-        self.seat = seat
-        self.hands = [
-            list(view["hand"]) if p == seat else list(view["shown_hands"][p] or [])
-            for p in range(n)
-        ]
-        self.room = [
-            0 if p == seat else view["hand_sizes"][p] - len(self.hands[p]) for p in range(n)
-        ]
-        known = {c for h in self.hands for c in h}.union(view["table"], *view["captured"])
-        self.unknown = [c for c in PACK_40 if c not in known]
-        if sum(self.room) + view["stock_size"] != len(self.unknown):
-            raise ValueError("cirulla view is inconsistent: unseen cards do not fill the hands")
-        self.base = Cirulla(n, seed=0, dealer=view["dealer"], rules=view["rules"])
-
-    def sample(self, rng: random.Random) -> list[list[str]]:
-        """Every hand and the stock (last), dealt at random."""
-        cards = self.unknown[:]
-        rng.shuffle(cards)
-        hands = [list(h) for h in self.hands]
-        i = 0
-        for p in range(self.n):
-            k = self.room[p]
-            hands[p] += cards[i : i + k]
-            i += k
-        return [*hands, cards[i:]]
-
-    def game(self, dealt: list[list[str]]) -> Cirulla:
-        """An engine game in the sampled state, the seat to act as in the view."""
-        v = self.view
-        n = self.n
-        g = Cirulla.__new__(Cirulla)
-        g.__dict__.update(self.base.__dict__)
-        g.actions = []
-        g.scores = list(v["scores"])
-        g.dealer = v["dealer"]
-        g.deal = v["deal"]
-        g.voids_in_a_row = v["voids_in_a_row"]
-        g.over = False
-        g.winner_seats = []
-        g.stock = [INDEX[c] for c in dealt[n]]
-        g.hands = [sorted(INDEX[c] for c in h) for h in dealt[:n]]
-        g.table = sorted(INDEX[c] for c in v["table"])
-        g.piles = [[INDEX[c] for c in p] for p in v["captured"]]
-        g.diamonds = [sum(c[1] == "D" for c in p) for p in v["captured"]]
-        g.marks = {name: list(points) for name, points in v["marks"].items()}
-        g.last_capture_side = v["last_capture_side"]
-        g.turn = v["turn"]
-        g.turn_cards = g.first_turn_cards if g.turn == 1 else 3
-        g.turn_plays = g.turn_cards * n
-        g.plays_in_turn = g.turn_plays - sum(v["hand_sizes"])
-        g.matta_value = v["matta_value"]
-        g.last_play = None
-        g.shown = [h is not None for h in v["shown_hands"]]
-        g.knocked = list(v["knocked"])
-        # A seat that has not played this turn may still knock the buona its hand holds.
-        g.knock_buone = [
-            hand_buone(tuple(h), g.matta, g.scoring)
-            if len(h) == g.turn_cards and not g.knocked[p]
-            else ()
-            for p, h in enumerate(g.hands)
-        ]
-        g.turn_buone = []
-        g.calls = []
-        g.pending_reveals = []
-        g.opening_events = []
-        g.current = v["current_seat"]
-        g._options = None
-        return g
-
-
 def playout(g: Cirulla, side: int, first: str) -> float:
     """Play ``first``, then the deal out with normal play for every seat; the deal's point
     margin of ``side``."""
@@ -454,10 +376,10 @@ def hard(
     code = ending(view, legal, HARD_ENDGAME_CARDS, game)
     if code is not None:
         return code
-    rules = view["rules"]
-    if rules.get("pairs_contest"):
-        # Calls and their reveals are not rebuilt from a view: play by the rules instead.
-        return normal(view, legal, rng)
+    if game is None or view["rules"].get("pairs_contest"):
+        # Worlds are the engine's samples of the game; and a sample keeps a hand whose call is
+        # not shown yet as it is (its call names its buona): play by the rules instead.
+        return normal(view, legal, rng, game)
     s = seen_from_view(view)
     ranked = sorted(legal, key=lambda code: -score(s, code))
     candidates = ranked[:CANDIDATES]
@@ -465,18 +387,14 @@ def hard(
     side = side_of(view["seat"], n)
 
     def value(world: Cirulla, code: str, _r: random.Random) -> float:
-        return playout(copy_game(world), side, code)
+        return playout(world.copy(), side, code)
 
     if samples is None and budget_ms is None:
         raise ValueError("hard needs a time budget or a number of samples")
-    return monte_carlo(candidates, worlds(view, game), value, rng, budget_ms, samples)
-
-
-def worlds(view: dict[str, Any], game: Game | None) -> Callable[[random.Random], Cirulla]:
-    """A function that deals a world: a game in the state of the view, every card hidden from
-    the seat dealt again at random (the engine's ``game.sample``, or from the view)."""
     seat = view["seat"]
-    if game is not None and hasattr(game, "sample"):
-        return lambda rng: game.sample(seat, rng)
-    sampler = Sampler(view)
-    return lambda rng: sampler.game(sampler.sample(rng))
+
+    def world(r: random.Random) -> Game:
+        # Every card hidden from the seat dealt again; the hands shown by a knock stay shown.
+        return game.sample(seat, r)
+
+    return monte_carlo(candidates, world, value, rng, budget_ms, samples)

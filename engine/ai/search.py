@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from engine.base import Game
+
 W = TypeVar("W")
 S = TypeVar("S")
 
@@ -107,28 +109,6 @@ def _error(n: int, total: float, squares: float) -> float:
     return (variance / n) ** 0.5
 
 
-def copy_game(g: Any) -> Any:
-    """An independent copy of an engine game in progress, for searching ahead.
-
-    Uses the engine's own ``copy`` when the game has one; otherwise copies the game's plain
-    state: lists (and lists in lists or in dicts) are copied, everything else (numbers,
-    strings, tuples, frozen rules) is shared.
-    """
-    own = getattr(g, "copy", None)
-    if own is not None:
-        return own()
-    clone = type(g).__new__(type(g))
-    state = g.__dict__.copy()
-    for name, value in state.items():
-        kind = type(value)
-        if kind is list:
-            state[name] = [item[:] if type(item) is list else item for item in value]
-        elif kind is dict:
-            state[name] = {k: v[:] if type(v) is list else v for k, v in value.items()}
-    clone.__dict__ = state
-    return clone
-
-
 def alpha_beta(
     state: S,
     expand: Callable[[S], float | tuple[bool, Iterable[S]]],
@@ -159,14 +139,14 @@ def alpha_beta(
     return best
 
 
-def game_children(g: Any) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+def game_children(g: Game) -> Iterator[tuple[Game, list[dict[str, Any]]]]:
     """Each legal action of the seat to act played on a copy of ``g`` (the last on ``g``
     itself: one copy fewer), with its events."""
     seat = g.current_seat
     legal = g.legal_actions(seat)
     last = len(legal) - 1
     for i, code in enumerate(legal):
-        child = g if i == last else copy_game(g)
+        child = g if i == last else g.copy()
         yield child, child.play(seat, code)
 
 

@@ -44,7 +44,7 @@ def bidding_deck(first_five: dict[int, str], turned: str) -> list[str]:
 
 def normal_choice(g: engine.Game) -> str:
     seat = g.current_seat
-    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0))
+    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0), game=g)
 
 
 def test_normal_takes_the_turned_suit_with_jack_and_nine():
@@ -202,21 +202,6 @@ def test_hard_returns_a_legal_action_in_bidding_and_play(seed):
         code = ai.hard(g.view(seat), legal, rng, samples=3)
         assert code in legal
         g.play(seat, code)
-
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), moves=st.integers(0, 40))
-def test_a_clone_plays_on_like_the_deal_and_leaves_it_untouched(seed, moves):
-    """The hard player plays each candidate on a copy of the sampled deal: the copy plays out to
-    the same points as the deal replayed from its actions, and the deal itself is unchanged."""
-    g = random_position(seed, moves)
-    if g.current_seat is None or g.deal > 1:
-        return
-    before = g.to_json()
-    copy = ai.clone(g)
-    points = ai.playout(copy)
-    assert g.to_json() == before
-    assert points == ai.playout(engine.load_game(before))
 
 
 @settings(max_examples=25, deadline=None)

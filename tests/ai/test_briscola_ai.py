@@ -33,7 +33,7 @@ def two_player(seat1: list[str], seat0: list[str], briscola: str) -> engine.Game
 
 def normal_choice(g: engine.Game) -> str:
     seat = g.current_seat
-    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0))
+    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0), game=g)
 
 
 def test_normal_strozza_a_led_liscio_with_the_ace_when_playing_last():
