@@ -26,18 +26,19 @@ TERMS = {
 }
 
 
-@lru_cache(maxsize=16)
-def _face_letters(tr: Translator, lang: str, faces: str) -> dict[str, str]:
+@lru_cache(maxsize=32)
+def _faces(tr: Translator, lang: str, faces: str) -> tuple[dict[str, str], dict[str, str]]:
     # The court cards' letters are words of the language (fante, cavallo, re: F C R).
     letters = {r: tr.get(lang, f"rank-{faces}-{r}") for r in "JQK"}
-    return {**letters, "T": "10"}
+    symbols = ITALIAN_SUIT_SYMBOLS if faces == "italian" else FRENCH_SUIT_SYMBOLS
+    return {**letters, "T": "10"}, symbols
 
 
 def card_text(tr: Translator, lang: str, code: str, faces: str = "french") -> str:
     """How a card reads to a player: the engine's ``"QD"`` is ``C🪙`` on an Italian pack in
     Italian, ``Kn🪙`` in English, ``Q♦`` on a French pack. The one place for card faces."""
-    symbols = ITALIAN_SUIT_SYMBOLS if faces == "italian" else FRENCH_SUIT_SYMBOLS
-    return _face_letters(tr, tr.resolve(lang), faces).get(code[0], code[0]) + symbols[code[1]]
+    letters, symbols = _faces(tr, lang, faces)
+    return letters.get(code[0], code[0]) + symbols[code[1]]
 
 
 def game_terms(tr: Translator, lang: str, kind: str) -> dict[str, str]:
