@@ -1,4 +1,5 @@
-"""``python -m bot``: long polling, or a webhook when ``WEBHOOK_URL`` is set.
+"""``python -m bot``: long polling, or a webhook when ``WEBHOOK_URL`` is set;
+``python -m bot --local``: the web table on localhost, without Telegram.
 
 A missing or malformed setting, or a database newer than this code, stops the program with one
 line on stderr and exit status 2, never a traceback.
@@ -6,6 +7,7 @@ line on stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sys
 from urllib.parse import urlsplit
@@ -19,8 +21,20 @@ from bot.settings import Settings, settings_error_line
 from bot.storage import SchemaTooNew
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Read the settings, build the application, run until interrupted."""
+    parser = argparse.ArgumentParser(prog="python -m bot")
+    parser.add_argument("--local", action="store_true", help="play on this computer's browser")
+    parser.add_argument("--host", default="127.0.0.1", help="local mode's address")
+    parser.add_argument("--port", type=int, default=8080, help="local mode's port")
+    parser.add_argument("--lang", default="it", help="local mode's language (it, en)")
+    args = parser.parse_args(argv)
+    if args.local:
+        from bot.app import LOCALES_DIR
+        from bot.i18n import Translator
+        from bot.webapp import local
+
+        return local.main(args.host, args.port, args.lang, Translator(LOCALES_DIR))
     try:
         settings = Settings()
     except ValidationError as exc:

@@ -1,0 +1,209 @@
+"""The web table's side of a game: each seat's state as the page draws it, plays through the
+buttons' path, and the pushes after every committed action.
+
+``WebTables`` is a listener of every game (``Services.listeners``): after each committed action
+it hands each open page of that game the state of its seat. A page holds a ``Watcher``; a
+watcher keeps only the newest state (each state is complete), so a slow page skips states
+rather than piling them up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import dataclasses
+from typing import Any
+
+from bot import play, screens
+from bot.games import ui_for
+from bot.live import LiveGame
+from bot.services import Services
+from engine.cards import FRENCH_SUIT_SYMBOLS, ITALIAN_SUIT_SYMBOLS, card_label
+
+RANKS = "A23456789TJQK"
+
+
+def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any]) -> set[str]:
+    """The table message's lines that the page draws as cards instead (trump, stock, trick,
+    the cards on the table): left out of the page's notes."""
+    kind = ui.kind
+    drawn: set[str] = set()
+    if kind == "briscola":
+        drawn.add(ui._trump_line(ctx, view))
+        drawn.add(ctx.t("briscola-stock", count=view["stock"]))
+        drawn.add(ui._trick_line(ctx, view) or "")
+    elif kind == "cirulla":
+        drawn.add(ui._table_cards(ctx, view))
+    elif kind == "belota":
+        if view["phase"] == "bidding":
+            drawn.add(ctx.t("belota-turned", card=ctx.card(view["turned"])))
+        drawn.update(ui._trick_lines(ctx, view))
+    return drawn
+
+
+def rank_labels(faces: str) -> dict[str, str]:
+    """How each rank is written on this game's cards (``T`` is ``10``)."""
+    symbols = ITALIAN_SUIT_SYMBOLS if faces == "italian" else FRENCH_SUIT_SYMBOLS
+    return {r: card_label(r + "H", faces).removesuffix(symbols["H"]) for r in RANKS}
+
+
+def _in_lang(live: LiveGame, lang: str) -> LiveGame:
+    """The same game with its texts in ``lang`` (screens draw in the game's language)."""
+    other = copy.copy(live)
+    other.row = dataclasses.replace(live.row, lang=lang)
+    return other
+
+
+def seat_state(
+    svc: Services, live: LiveGame, seat: int | None, lang: str, result: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Everything the page draws for ``seat`` (None: a spectator), in ``lang``; only what that
+    seat's engine view holds, plus public texts."""
+    row = live.row
+    game = live.game
+    ui = ui_for(row.kind)
+    shown = _in_lang(live, lang)
+    ctx = screens.make_ctx(svc.tr, lang, shown)
+    public = game.view(None)
+    view = game.view(seat) if seat is not None else public
+    active = live.active and not game.is_over
+    legal = game.legal_actions(seat) if active and seat == game.current_seat else []
+    drawn = _drawn_lines(ui, ctx, public)
+    notes = [line for line in ui.table_lines(ctx, public, live.last_events) if line not in drawn]
+    if seat is not None and view.get("partner_hand") is not None:
+        notes.append(ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"])))
+    if row.status == "cancelled":
+        turn = ctx.t("table-cancelled")
+    elif game.is_over:
+        turn = ctx.t("table-over")
+    elif game.current_seat == seat:
+        turn = ctx.t("webapp-your-turn")
+    else:
+        turn = ctx.t("table-turn", player=ctx.name(game.current_seat))
+    return {
+        "game": row.game_id,
+        "kind": row.kind,
+        "players": row.players,
+        "title": screens.game_title(ctx, row.kind, row.players),
+        "group": row.chat_title,
+        "move": game.move_number,
+        "status": row.status,
+        "over": game.is_over or row.status != "active",
+        "seat": seat,
+        "names": [s.name for s in sorted(row.seats, key=lambda s: s.seat)],
+        "view": view,
+        "legal": legal,
+        "labels": {code: ui.action_label(ctx, view, code) for code in legal if len(code) != 2},
+        "faces": ui.faces,
+        "ranks": rank_labels(ui.faces),
+        "suits": {suit: ctx.suit(suit) for suit in "HDCS"},
+        "turn": turn,
+        "score": ui.scores_line(ctx, public),
+        "notes": notes,
+        "result": result,
+    }
+
+
+class Watcher:
+    """One open page: the seat it shows and the newest state not yet sent to it."""
+
+    def __init__(self, game_id: int, seat: int | None, lang: str) -> None:
+        self.game_id = game_id
+        self.seat = seat
+        self.lang = lang
+        self.pending: dict[str, Any] | None = None
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def offer(self, state: dict[str, Any]) -> None:
+        """The newest state replaces any the page has not received yet."""
+        self.pending = state
+        self.wake.set()
+
+    async def next(self, timeout: float) -> dict[str, Any] | None:
+        """The next state, or None after ``timeout`` seconds without one (or once closed)."""
+        if self.pending is None and not self.closed:
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout)
+            except TimeoutError:
+                return None
+        state, self.pending = self.pending, None
+        return state
+
+
+class WebTables:
+    """The open pages of every game, and the latest deal result of each game."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.watchers: dict[int, set[Watcher]] = {}
+        self.results: dict[int, dict[str, Any]] = {}
+
+    def result_lines(self, live: LiveGame, lang: str) -> dict[str, Any] | None:
+        """The latest deal's result for the page, in ``lang``."""
+        stored = self.results.get(live.game_id)
+        if stored is None:
+            return None
+        content = screens.announcement_screen(
+            self.svc.tr, _in_lang(live, lang), stored["events"], stored["view"]
+        )
+        return {"move": stored["move"], "lines": content.text.split("\n")}
+
+    def state(self, live: LiveGame, seat: int | None, lang: str) -> dict[str, Any]:
+        """The page's state for ``seat`` now."""
+        return seat_state(self.svc, live, seat, lang, self.result_lines(live, lang))
+
+    def watch(self, game_id: int, seat: int | None, lang: str) -> Watcher:
+        """A new open page of a game."""
+        watcher = Watcher(game_id, seat, lang)
+        self.watchers.setdefault(game_id, set()).add(watcher)
+        return watcher
+
+    def unwatch(self, watcher: Watcher) -> None:
+        """A page closed."""
+        group = self.watchers.get(watcher.game_id)
+        if group is not None:
+            group.discard(watcher)
+            if not group:
+                del self.watchers[watcher.game_id]
+
+    def close(self) -> None:
+        """Shut-down: every page's stream ends (pages reconnect to the next process)."""
+        for group in self.watchers.values():
+            for watcher in group:
+                watcher.closed = True
+                watcher.wake.set()
+
+    async def on_change(self, svc: Services, live: LiveGame, events: list[dict[str, Any]]) -> None:
+        """A listener of every game: each open page gets its seat's state."""
+        if live.game is None:
+            return
+        ui = ui_for(live.row.kind)
+        if any(e["type"] in ui.announced for e in events):
+            shown = [e for e in events if e["type"] in ui.announced or e["type"] in ui.closing]
+            self.results[live.game_id] = {
+                "move": live.game.move_number,
+                "events": shown,
+                "view": live.game.view(None),
+            }
+        group = self.watchers.get(live.game_id)
+        if not group:
+            return
+        states: dict[tuple[int | None, str], dict[str, Any]] = {}
+        for watcher in list(group):
+            key = (watcher.seat, watcher.lang)
+            if key not in states:
+                states[key] = self.state(live, watcher.seat, watcher.lang)
+            watcher.offer(states[key])
+
+    async def play(self, live: LiveGame, seat: int, move: int, code: str, lang: str) -> str | None:
+        """A play from the page, through the buttons' path (legal, by the seat to act, at that
+        move number, once); None when applied, else the refusal's text."""
+        problem, events = await play.attempt(self.svc, live, seat, move, code, lang)
+        if problem is not None:
+            return self.svc.tr.get(lang, problem)
+        group = not play.table_waits(live, live.game.actions[-1], events)
+        self.svc.renderer.refresh(live.game_id, group=group)
+        await self.svc.notify_listeners(live, events)
+        return None

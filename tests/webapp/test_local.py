@@ -1,0 +1,93 @@
+"""Local mode in a real browser: whole games of each game against computer players, played
+by clicking the page's card and action buttons only (``data-card``, ``data-action``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import pytest_asyncio
+
+from bot.app import LOCALES_DIR
+from bot.i18n import Translator
+from bot.webapp.local import LOCAL_USER, LocalServer
+from tests.webapp.conftest import PHONE, SCREENSHOTS, Served
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+TR = Translator(LOCALES_DIR)
+# What the page shows when the player has something to do, or the game is over.
+READY = "#app[data-over], .hand.my-turn, .actions button[data-action]"
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def local(tmp_path):
+    """Local mode on a temporary database, computer players without a pause, served."""
+    server = await LocalServer.open(tmp_path / "local.sqlite3", TR, "it", 0, 20)
+    async with Served(server.web.app) as served:
+        server.url = served.url
+        yield server
+        server.web.tables.close()  # the pages' streams end, so the server stops at once
+    await server.close()
+
+
+async def play_by_clicking(page, rng: random.Random, limit: int = 1500) -> int:
+    """Click legal cards and actions until the page says the game is over; the clicks."""
+    for clicks in range(limit):
+        try:
+            await page.wait_for_selector(READY, timeout=15_000)
+        except Exception:
+            await page.screenshot(path="/tmp/wa/fail.png")
+            print(await page.evaluate("JSON.stringify(state)"))
+            raise
+        if await page.locator("#app[data-over]").count():
+            return clicks
+        move = await page.get_attribute("#app", "data-move")
+        actions = page.locator(".actions button[data-action]")
+        cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+        n_actions, n_cards = await actions.count(), await cards.count()
+        # Disabled cards are the illegal ones: the page never offers them.
+        assert n_actions + n_cards, "nothing to press on the player's turn"
+        pick = rng.randrange(n_actions + n_cards)
+        if pick < n_actions:
+            await actions.nth(pick).click()
+        else:
+            await cards.nth(pick - n_actions).click()
+            choices = page.locator(".actions button.capture")
+            if await choices.count():  # a Cirulla card with several captures: pick one
+                await choices.nth(rng.randrange(await choices.count())).click()
+        await page.wait_for_function(
+            "m => document.querySelector('#app').dataset.move !== m", arg=move, timeout=15_000
+        )
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("kind", "players", "rules", "level"),
+    [
+        ("briscola", 2, {}, "normal"),
+        ("cirulla", 2, {}, "easy"),
+        ("belota", 4, {"target": 500}, "easy"),
+    ],
+)
+async def test_whole_game_by_clicking(browser, local, kind, players, rules, level):
+    """A whole game in local mode, clicked through to its end; the stored game is over, with
+    the player's moves committed through the same path as the buttons."""
+    context = await browser.new_context(viewport=PHONE)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    game_id = await local.local.start(kind, players, level, seed=7, rules=rules)
+    await page.goto(local.url)
+    await page.wait_for_selector(READY)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=SCREENSHOTS / f"local-{kind}.png")
+    clicks = await play_by_clicking(page, random.Random(kind))
+    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-over.png")
+    row = await local.svc.storage.get_game(game_id)
+    assert row.status == "over" and row.winners is not None
+    assert row.seat_of(LOCAL_USER) == 0
+    mine = [code for seat, code in await local.svc.storage.actions(game_id) if seat == 0]
+    assert clicks > 0 and len(mine) >= clicks  # every click played once (forced tails too)
+    assert not errors, errors
+    await context.close()
