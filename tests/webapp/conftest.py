@@ -19,7 +19,9 @@ PHONE = {"width": 390, "height": 844}
 
 def chromium_path() -> str:
     """The distribution's Chromium (``apt-get install chromium``): no browser downloads."""
-    found = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    found = (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
     if not found:
         pytest.fail("the browser tests need Chromium: apt-get install -y chromium")
     return found
@@ -30,7 +32,9 @@ class Served:
 
     def __init__(self, app) -> None:
         self.sock = socket.create_server(("127.0.0.1", 0))
-        config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+        )
         self.server = uvicorn.Server(config)
         self.task: asyncio.Task | None = None
 
