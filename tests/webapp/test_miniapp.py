@@ -15,8 +15,9 @@ import pytest
 import pytest_asyncio
 
 from bot.webapp.auth import sign_init_data
-from tests.bot.conftest import BotRunner, Table, cards_in
+from tests.bot.conftest import BotRunner, Table, cards_in, cards_shown
 from tests.fake_telegram import FakeTelegram
+from tests.webapp.conftest import PHONE, SCREENSHOTS
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -158,3 +159,93 @@ async def test_live_stream_follows_the_buttons(mini):
         stranger = quote(init_for(mini.fake, mini.fake.add_user("Zed", username="zed")))
         refused = await http.get(f"api/events?game={table.game_id}&init={stranger}")
         assert refused.status_code == 403
+
+
+THEMES = [
+    {
+        "bg_color": "#ffffff",
+        "text_color": "#000000",
+        "hint_color": "#707579",
+        "button_color": "#3390ec",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#f4f4f5",
+    },
+    {
+        "bg_color": "#212121",
+        "text_color": "#ffffff",
+        "hint_color": "#aaaaaa",
+        "button_color": "#8774e1",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#181818",
+    },
+]
+
+
+async def test_two_players_in_two_browsers(browser, mini):
+    """Two players of a Briscola, each in a browser context with their own signed initData
+    and Telegram theme, play a whole game through the Mini App: after each card the other
+    page shows it, and the hand messages and the group's table stay in step."""
+    table = await briscola_for_two(mini)
+    gid = table.game_id
+    live = await mini.svc.games.get(gid)
+    game = live.game
+    contexts, pages = [], []
+    for user, theme in zip(table.users, THEMES, strict=True):
+        context = await browser.new_context(viewport=PHONE)
+        page = await context.new_page()
+        init = quote(init_for(mini.fake, user, start_param=str(gid)), safe="")
+        themed = quote(json.dumps(theme), safe="")
+        await page.goto(f"{mini.url}#tgWebAppData={init}&tgWebAppThemeParams={themed}")
+        contexts.append(context)
+        pages.append(page)
+    # Each page wears its player's Telegram theme.
+    background = "getComputedStyle(document.body).backgroundColor"
+    await pages[1].wait_for_selector("[data-card]")
+    assert await pages[1].evaluate(background) == "rgb(33, 33, 33)"
+    rng = random.Random(5)
+    prefix = f"a:{gid}:"
+    try:
+        while not game.is_over:
+            seat = game.current_seat
+            page = pages[seat]
+            cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+            await cards.first.wait_for(timeout=10_000)
+            await cards.nth(rng.randrange(await cards.count())).click()
+            for other in pages:  # both pages show the move (the other one by the push)
+                await other.wait_for_function(
+                    "m => Number(document.querySelector('#app').dataset.move) >= m",
+                    arg=game.move_number,
+                    timeout=10_000,
+                )
+            await mini.svc.renderer.drain()
+            if game.is_over:
+                break
+            if game.move_number == 9:  # a card on the table, the other to answer it
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                for s, page in enumerate(pages):
+                    await page.screenshot(path=SCREENSHOTS / f"miniapp-briscola-{s}.png")
+            for s, (user, page) in enumerate(zip(table.users, pages, strict=True)):
+                hand = set(game.view(s)["hand"])
+                shown = set(
+                    await page.eval_on_selector_all(
+                        "[data-card]", "bs => bs.map(b => b.dataset.card)"
+                    )
+                )
+                assert shown == hand
+                message = table.hand_message(user)
+                assert hand <= cards_shown(message.text, "italian")
+                buttons = [d for _, d in message.buttons if d.startswith(prefix)]
+                assert bool(buttons) == (s == game.current_seat)
+            turn = mini.svc.tr.get(
+                "it", "table-turn", player=table.users[game.current_seat]["first_name"]
+            )
+            assert turn.replace("<b>", "").replace("</b>", "") in table.table().text
+        for page in pages:
+            await page.wait_for_selector("#app[data-over]", timeout=10_000)
+        assert table.finished()  # the group got the result with the rematch button
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for s, page in enumerate(pages):
+            await page.screenshot(path=SCREENSHOTS / f"miniapp-briscola-over-{s}.png")
+    finally:
+        for context in contexts:
+            await context.close()

@@ -236,7 +236,7 @@ function lastLine(st) {
     return `<div class="last"><span>${esc(T("webapp-last-play"))}: <b>${esc(st.names[p.seat])}</b></span>${card(p.card, st, "mini")}${taken}</div>`;
   }
   const t = v.last_trick;
-  if (!t || (v.trick && v.trick.length)) return "";
+  if (!t) return "";
   return `<div class="last"><span>${esc(T("webapp-last-trick"))}: <b>${esc(st.names[t.seat])}</b> +${t.points}</span>${t.cards.map((c) => card(c, st, "mini")).join("")}</div>`;
 }
 
