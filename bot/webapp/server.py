@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from bot.live import LiveGame
 from bot.services import Services
 from bot.webapp.auth import AuthError, WebUser, validate_init_data
-from bot.webapp.tables import WebTables
+from bot.webapp.tables import Snapshot, WebTables
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,10 @@ def telegram_auth(bot_token: str, max_age: int) -> Auth:
 
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
+
+
+def _snapshot(snap: Snapshot) -> Response:
+    return Response(snap.text, media_type="application/json")
 
 
 Handler = Callable[[Request, WebUser, str], Awaitable[Response]]
@@ -175,7 +179,7 @@ class WebApp:
         if isinstance(found, Response):
             return found
         live, seat = found
-        return JSONResponse(self.tables.state(live, seat, lang))
+        return _snapshot(self.tables.snapshot(live, seat, lang))
 
     async def play(self, request: Request, user: WebUser, lang: str) -> Response:
         """A play: the same path as a button; 409 with the reason when refused."""
@@ -194,7 +198,7 @@ class WebApp:
         problem = await self.tables.play(live, seat, move, action, lang)
         if problem is not None:
             return _error(409, problem)
-        return JSONResponse(self.tables.state(live, seat, lang))
+        return _snapshot(self.tables.snapshot(live, seat, lang))
 
     async def events(self, request: Request, user: WebUser, lang: str) -> Response:
         """The seat's live stream; a reconnection catches up from its move number."""
@@ -205,20 +209,19 @@ class WebApp:
         since = request.headers.get("last-event-id") or request.query_params.get("move")
         watcher = self.tables.watch(live.game_id, seat, lang)
         if not (since and since.isdigit() and int(since) == live.game.move_number):
-            watcher.offer(self.tables.state(live, seat, lang))
+            watcher.offer(self.tables.snapshot(live, seat, lang))
 
         async def stream() -> AsyncIterator[str]:
             try:
                 yield "retry: 1000\n\n"
                 while not watcher.closed:
-                    state = await watcher.next(KEEPALIVE)
-                    if state is None:
+                    snap = await watcher.next(KEEPALIVE)
+                    if snap is None:
                         if watcher.closed:
                             return
                         yield ": keep-alive\n\n"
                         continue
-                    data = json.dumps(state, separators=(",", ":"))
-                    yield f"id: {state['move']}\ndata: {data}\n\n"
+                    yield f"id: {snap.move}\ndata: {snap.text}\n\n"
             except asyncio.CancelledError:
                 pass
             finally:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from bot import play, screens
@@ -54,30 +56,21 @@ def _in_lang(live: LiveGame, lang: str) -> LiveGame:
     return other
 
 
-def seat_state(
-    svc: Services, live: LiveGame, seat: int | None, lang: str, result: dict[str, Any] | None
+def public_state(
+    svc: Services, live: LiveGame, lang: str, result: dict[str, Any] | None
 ) -> dict[str, Any]:
-    """Everything the page draws for ``seat`` (None: a spectator), in ``lang``; only what that
-    seat's engine view holds, plus public texts."""
+    """What every seat's page shows alike, in ``lang``: the game, the names, the score, the
+    notes, whose turn, the latest deal's result."""
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
-    shown = _in_lang(live, lang)
-    ctx = screens.make_ctx(svc.tr, lang, shown)
+    ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
     public = game.view(None)
-    view = game.view(seat) if seat is not None else public
-    active = live.active and not game.is_over
-    legal = game.legal_actions(seat) if active and seat == game.current_seat else []
     drawn = _drawn_lines(ui, ctx, public)
-    notes = [line for line in ui.table_lines(ctx, public, live.last_events) if line not in drawn]
-    if seat is not None and view.get("partner_hand") is not None:
-        notes.append(ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"])))
     if row.status == "cancelled":
         turn = ctx.t("table-cancelled")
     elif game.is_over:
         turn = ctx.t("table-over")
-    elif game.current_seat == seat:
-        turn = ctx.t("webapp-your-turn")
     else:
         turn = ctx.t("table-turn", player=ctx.name(game.current_seat))
     return {
@@ -89,19 +82,46 @@ def seat_state(
         "move": game.move_number,
         "status": row.status,
         "over": game.is_over or row.status != "active",
-        "seat": seat,
         "names": [s.name for s in sorted(row.seats, key=lambda s: s.seat)],
-        "view": view,
-        "legal": legal,
-        "labels": {code: ui.action_label(ctx, view, code) for code in legal if len(code) != 2},
         "faces": ui.faces,
         "ranks": rank_labels(ui.faces),
         "suits": {suit: ctx.suit(suit) for suit in "HDCS"},
         "turn": turn,
         "score": ui.scores_line(ctx, public),
-        "notes": notes,
+        "notes": [n for n in ui.table_lines(ctx, public, live.last_events) if n not in drawn],
         "result": result,
     }
+
+
+def seat_state(
+    svc: Services, live: LiveGame, seat: int | None, lang: str, public: dict[str, Any]
+) -> dict[str, Any]:
+    """Everything the page draws for ``seat`` (None: a spectator): the ``public`` part and
+    only what that seat's engine view holds."""
+    game = live.game
+    ui = ui_for(live.row.kind)
+    view = game.view(seat) if seat is not None else game.view(None)
+    active = live.active and not game.is_over
+    legal = game.legal_actions(seat) if active and seat == game.current_seat else []
+    state = {**public, "seat": seat, "view": view, "legal": legal, "labels": {}}
+    if legal or view.get("partner_hand") is not None:
+        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
+        state["labels"] = {c: ui.action_label(ctx, view, c) for c in legal if len(c) != 2}
+        if view.get("partner_hand") is not None:
+            line = ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"]))
+            state["notes"] = [*public["notes"], line]
+    if legal:
+        state["turn"] = svc.tr.get(lang, "webapp-your-turn")
+    return state
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A seat's state as sent: its move number, the game's status, and the JSON text."""
+
+    move: int
+    status: str
+    text: str
 
 
 class Watcher:
@@ -111,16 +131,16 @@ class Watcher:
         self.game_id = game_id
         self.seat = seat
         self.lang = lang
-        self.pending: dict[str, Any] | None = None
+        self.pending: Snapshot | None = None
         self.wake = asyncio.Event()
         self.closed = False
 
-    def offer(self, state: dict[str, Any]) -> None:
+    def offer(self, snap: Snapshot) -> None:
         """The newest state replaces any the page has not received yet."""
-        self.pending = state
+        self.pending = snap
         self.wake.set()
 
-    async def next(self, timeout: float) -> dict[str, Any] | None:
+    async def next(self, timeout: float) -> Snapshot | None:
         """The next state, or None after ``timeout`` seconds without one (or once closed)."""
         if self.pending is None and not self.closed:
             self.wake.clear()
@@ -128,17 +148,19 @@ class Watcher:
                 await asyncio.wait_for(self.wake.wait(), timeout)
             except TimeoutError:
                 return None
-        state, self.pending = self.pending, None
-        return state
+        snap, self.pending = self.pending, None
+        return snap
 
 
 class WebTables:
-    """The open pages of every game, and the latest deal result of each game."""
+    """The open pages of every game, the latest deal result of each game, and each seat's
+    state drawn once per move for every page and answer that asks for it."""
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.watchers: dict[int, set[Watcher]] = {}
         self.results: dict[int, dict[str, Any]] = {}
+        self._drawn: dict[int, dict[tuple[Any, str], Any]] = {}
 
     def result_lines(self, live: LiveGame, lang: str) -> dict[str, Any] | None:
         """The latest deal's result for the page, in ``lang``."""
@@ -151,8 +173,24 @@ class WebTables:
         return {"move": stored["move"], "lines": content.text.split("\n")}
 
     def state(self, live: LiveGame, seat: int | None, lang: str) -> dict[str, Any]:
-        """The page's state for ``seat`` now."""
-        return seat_state(self.svc, live, seat, lang, self.result_lines(live, lang))
+        """The page's state for ``seat`` now (its public part drawn once per move)."""
+        drawn = self._drawn.setdefault(live.game_id, {})
+        public = drawn.get(("public", lang))
+        move, status = live.game.move_number, live.row.status
+        if public is None or (public["move"], public["status"]) != (move, status):
+            public = public_state(self.svc, live, lang, self.result_lines(live, lang))
+            drawn[("public", lang)] = public
+        return seat_state(self.svc, live, seat, lang, public)
+
+    def snapshot(self, live: LiveGame, seat: int | None, lang: str) -> Snapshot:
+        """The seat's state now, drawn once per move and status."""
+        drawn = self._drawn.setdefault(live.game_id, {})
+        snap = drawn.get((seat, lang))
+        if snap is None or snap.move != live.game.move_number or snap.status != live.row.status:
+            state = self.state(live, seat, lang)
+            text = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+            snap = drawn[(seat, lang)] = Snapshot(state["move"], live.row.status, text)
+        return snap
 
     def watch(self, game_id: int, seat: int | None, lang: str) -> Watcher:
         """A new open page of a game."""
@@ -161,12 +199,13 @@ class WebTables:
         return watcher
 
     def unwatch(self, watcher: Watcher) -> None:
-        """A page closed."""
+        """A page closed; a closed game nobody looks at is forgotten."""
         group = self.watchers.get(watcher.game_id)
         if group is not None:
             group.discard(watcher)
             if not group:
                 del self.watchers[watcher.game_id]
+                self._drawn.pop(watcher.game_id, None)
 
     def close(self) -> None:
         """Shut-down: every page's stream ends (pages reconnect to the next process)."""
@@ -187,15 +226,11 @@ class WebTables:
                 "events": shown,
                 "view": live.game.view(None),
             }
-        group = self.watchers.get(live.game_id)
-        if not group:
-            return
-        states: dict[tuple[int | None, str], dict[str, Any]] = {}
-        for watcher in list(group):
-            key = (watcher.seat, watcher.lang)
-            if key not in states:
-                states[key] = self.state(live, watcher.seat, watcher.lang)
-            watcher.offer(states[key])
+        self._drawn.pop(live.game_id, None)  # a change that left the move number (a cancel)
+        if live.row.status != "active" and live.game_id not in self.watchers:
+            self.results.pop(live.game_id, None)  # a closed game nobody looks at
+        for watcher in list(self.watchers.get(live.game_id, ())):
+            watcher.offer(self.snapshot(live, watcher.seat, watcher.lang))
 
     async def play(self, live: LiveGame, seat: int, move: int, code: str, lang: str) -> str | None:
         """A play from the page, through the buttons' path (legal, by the seat to act, at that
