@@ -31,17 +31,15 @@ async def local(tmp_path):
     await server.close()
 
 
-async def play_by_clicking(page, rng: random.Random, limit: int = 1500) -> int:
-    """Click legal cards and actions until the page says the game is over; the clicks."""
+async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) -> int:
+    """Click legal cards and actions until the page says the game is over; the clicks. The
+    table is saved at 390x844 (``shot``) a few clicks into the game."""
     for clicks in range(limit):
-        try:
-            await page.wait_for_selector(READY, timeout=15_000)
-        except Exception:
-            await page.screenshot(path="/tmp/wa/fail.png")
-            print(await page.evaluate("JSON.stringify(state)"))
-            raise
+        await page.wait_for_selector(READY, timeout=15_000)
         if await page.locator("#app[data-over]").count():
             return clicks
+        if clicks == 5:
+            await page.screenshot(path=shot)
         move = await page.get_attribute("#app", "data-move")
         actions = page.locator(".actions button[data-action]")
         cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
@@ -81,8 +79,8 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     await page.goto(local.url)
     await page.wait_for_selector(READY)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=SCREENSHOTS / f"local-{kind}.png")
-    clicks = await play_by_clicking(page, random.Random(kind))
+    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-start.png")
+    clicks = await play_by_clicking(page, random.Random(kind), SCREENSHOTS / f"local-{kind}.png")
     await page.screenshot(path=SCREENSHOTS / f"local-{kind}-over.png")
     row = await local.svc.storage.get_game(game_id)
     assert row.status == "over" and row.winners is not None

@@ -210,11 +210,12 @@ async def test_two_players_in_two_browsers(browser, mini):
             page = pages[seat]
             cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
             await cards.first.wait_for(timeout=10_000)
+            before = game.move_number
             await cards.nth(rng.randrange(await cards.count())).click()
             for other in pages:  # both pages show the move (the other one by the push)
                 await other.wait_for_function(
-                    "m => Number(document.querySelector('#app').dataset.move) >= m",
-                    arg=game.move_number,
+                    "m => Number(document.querySelector('#app').dataset.move) > m",
+                    arg=before,
                     timeout=10_000,
                 )
             await mini.svc.renderer.drain()
