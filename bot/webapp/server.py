@@ -37,10 +37,11 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 # Seconds between two keep-alive comments on an idle stream (proxies close silent ones).
 KEEPALIVE = 15.0
+# Open streams of one seat: a few devices or tabs; more are refused (429).
+MAX_STREAMS_PER_SEAT = 8
 # The page's own words (locales/*/webapp.ftl); the game's words come drawn by the server.
 PAGE_TEXTS = (
     "webapp-title",
-    "webapp-loading",
     "webapp-offline",
     "webapp-no-game",
     "webapp-new-game",
@@ -207,6 +208,8 @@ class WebApp:
             return found
         live, seat = found
         since = request.headers.get("last-event-id") or request.query_params.get("move")
+        if self.tables.streams_of(live.game_id, seat) >= MAX_STREAMS_PER_SEAT:
+            return _error(429, self.svc.tr.get(lang, "webapp-too-many"))
         watcher = self.tables.watch(live.game_id, seat, lang)
         if not (since and since.isdigit() and int(since) == live.game.move_number):
             watcher.offer(self.tables.snapshot(live, seat, lang))

@@ -198,6 +198,10 @@ class WebTables:
         self.watchers.setdefault(game_id, set()).add(watcher)
         return watcher
 
+    def streams_of(self, game_id: int, seat: int | None) -> int:
+        """How many pages of a seat are open."""
+        return sum(1 for w in self.watchers.get(game_id, ()) if w.seat == seat)
+
     def unwatch(self, watcher: Watcher) -> None:
         """A page closed; a closed game nobody looks at is forgotten."""
         group = self.watchers.get(watcher.game_id)

@@ -1,7 +1,6 @@
 # The table drawn as cards: the Mini App and the local table (python -m bot --local).
 
 webapp-title = Tavolata
-webapp-loading = Opening the table…
 webapp-offline = Connection lost: retrying…
 webapp-no-game = You have no seat in a game in progress. Open a table in the group with /new.
 webapp-new-game = New game
@@ -23,6 +22,7 @@ webapp-table-empty = Empty table
 webapp-again = Another one!
 webapp-your-turn = 👉 Your turn
 webapp-unauthorized = Open the table from Telegram: the sign-in data is missing, forged or expired.
+webapp-too-many = Too many tables open on this game: close some.
 webapp-local-player = Player
 webapp-local-table = Local table
 # The button on the hand message and the link on the group's table that open the Mini App

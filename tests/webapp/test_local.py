@@ -75,6 +75,8 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    requested: list[str] = []  # nothing is fetched from elsewhere (no card art, no script)
+    page.on("request", lambda request: requested.append(request.url))
     game_id = await local.local.start(kind, players, level, seed=7, rules=rules)
     await page.goto(local.url)
     await page.wait_for_selector(READY)
@@ -88,4 +90,5 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     mine = [code for seat, code in await local.svc.storage.actions(game_id) if seat == 0]
     assert clicks > 0 and len(mine) >= clicks  # every click played once (forced tails too)
     assert not errors, errors
+    assert requested and all(url.startswith((local.url, "data:")) for url in requested)
     await context.close()

@@ -88,7 +88,10 @@ function listen(gameId) {
     document.body.classList.remove("offline");
   };
   stream.onopen = () => document.body.classList.remove("offline");
-  stream.onerror = () => document.body.classList.add("offline");
+  stream.onerror = () => {
+    if (!document.body.classList.contains("offline")) toast(T("webapp-offline"));
+    document.body.classList.add("offline");
+  };
 }
 
 // The stream and the answer to a play race each other: an older state never replaces a newer.
@@ -214,7 +217,7 @@ function centre(st) {
     const trump = v.briscola_card
       ? card(v.briscola_card, st, "small trump")
       : `<span class="suit big"><svg viewBox="0 0 100 100"><use href="#i${v.trump}"/></svg></span>`;
-    side = `<div class="deck" title="${esc(T("webapp-trump"))}">${trump}${v.stock ? `<span class="stock"><span class="back"></span><b>${v.stock}</b></span>` : ""}</div>`;
+    side = `<div class="deck" title="${esc(T("webapp-trump"))}">${trump}${v.stock ? `<span class="stock" title="${esc(T("webapp-stock"))}"><span class="back"></span><b>${v.stock}</b></span>` : ""}</div>`;
   } else if (st.kind === "belota") {
     if (v.phase === "bidding") {
       side = `<div class="deck" title="${esc(T("webapp-turned"))}">${card(v.turned, st, "small")}</div>`;
@@ -276,10 +279,11 @@ function hand(st) {
   const legal = legalCards(st);
   const tight = cards.length > 5 ? " tight" : "";
   const buttons = cards
-    .map((code) => {
+    .map((code, i) => {
       const ok = legal.has(code);
       const chosen = choosing === code ? " chosen" : "";
-      return `<button type="button" class="card-button${ok ? " legal" : ""}${chosen}" data-card="${esc(code)}"${ok ? "" : " disabled"} aria-label="${esc(cardLabel(code, st))}">${cardFace(code, st)}</button>`;
+      const turn = `--r:${((i - (cards.length - 1) / 2) * 2.5).toFixed(1)}deg`;
+      return `<button type="button" class="card-button${ok ? " legal" : ""}${chosen}" style="${turn}" data-card="${esc(code)}"${ok ? "" : " disabled"} aria-label="${esc(cardLabel(code, st))}">${cardFace(code, st)}</button>`;
     })
     .join("");
   const mode = st.legal.length ? " my-turn" : "";
