@@ -19,6 +19,7 @@ from telegram.error import BadRequest, InvalidToken, NetworkError
 from bot.app import build_application
 from bot.settings import Settings, settings_error_line
 from bot.storage import SchemaTooNew
+from bot.webapp import local
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,14 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8080, help="local mode's port")
     parser.add_argument("--lang", default="it", help="local mode's language (it, en)")
     args = parser.parse_args(argv)
-    if args.local:
-        from bot.app import LOCALES_DIR
-        from bot.i18n import Translator
-        from bot.webapp import local
-
-        return local.main(args.host, args.port, args.lang, Translator(LOCALES_DIR))
     try:
-        settings = Settings()
+        settings = local.LocalSettings() if args.local else Settings()
     except ValidationError as exc:
         print(settings_error_line(exc), file=sys.stderr)
         return 2
@@ -46,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     # httpx logs every request at INFO, token included in the URL.
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    if args.local:
+        return local.main(settings, args.host, args.port, args.lang)
     application = build_application(settings)
     try:
         if settings.webhook_url:

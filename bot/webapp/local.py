@@ -11,12 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import uvicorn
-from pydantic import Field, ValidationError
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -31,7 +30,6 @@ from bot.live import Games
 from bot.lobby import cancel_game
 from bot.messenger import Messenger
 from bot.services import Services, Users
-from bot.settings import settings_error_line
 from bot.storage import Storage
 from bot.webapp import LOCAL_CHAT
 from bot.webapp.auth import WebUser
@@ -51,7 +49,12 @@ class LocalSettings(BaseSettings):
     database_path: Path = Path("data/bot.sqlite3")
     computer_pause: float = Field(default=0.6, ge=0, le=30)
     computer_budget_ms: int = Field(default=250, ge=1, le=10_000)
-    log_level: str = "WARNING"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "WARNING"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
 
 class LocalRenderer:
@@ -240,17 +243,10 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
         await server.close()
 
 
-def main(host: str, port: int, lang: str, tr: Translator) -> int:
-    """``python -m bot --local``."""
-    try:
-        settings = LocalSettings()
-    except ValidationError as exc:
-        print(settings_error_line(exc), file=sys.stderr)
-        return 2
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+def main(settings: LocalSettings, host: str, port: int, lang: str) -> int:
+    """``python -m bot --local`` (``bot.__main__`` read the settings and set up the log)."""
+    from bot.app import LOCALES_DIR
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(settings, host, port, lang, tr))
+        asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
     return 0
