@@ -20,7 +20,6 @@ from bot import play, screens
 from bot.games import ui_for
 from bot.live import LiveGame
 from bot.services import Services
-from engine.cards import FRENCH_SUIT_SYMBOLS, ITALIAN_SUIT_SYMBOLS, card_label
 
 RANKS = "A23456789TJQK"
 
@@ -43,10 +42,15 @@ def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any]) -> set[str]:
     return drawn
 
 
-def rank_labels(faces: str) -> dict[str, str]:
-    """How each rank is written on this game's cards (``T`` is ``10``)."""
-    symbols = ITALIAN_SUIT_SYMBOLS if faces == "italian" else FRENCH_SUIT_SYMBOLS
-    return {r: card_label(r + "H", faces).removesuffix(symbols["H"]) for r in RANKS}
+def rank_labels(ctx: Any) -> dict[str, str]:
+    """How each rank is written on this game's cards (``T`` is ``10``): the labels the bot
+    writes, less the suit they share."""
+    labels = {r: ctx.card(r + "H") for r in RANKS}
+    suit = labels["A"]
+    for label in labels.values():
+        while not label.endswith(suit):
+            suit = suit[1:]
+    return {r: label.removesuffix(suit) for r, label in labels.items()}
 
 
 def _in_lang(live: LiveGame, lang: str) -> LiveGame:
@@ -84,7 +88,7 @@ def public_state(
         "over": game.is_over or row.status != "active",
         "names": [s.name for s in sorted(row.seats, key=lambda s: s.seat)],
         "faces": ui.faces,
-        "ranks": rank_labels(ui.faces),
+        "ranks": rank_labels(ctx),
         "suits": {suit: ctx.suit(suit) for suit in "HDCS"},
         "turn": turn,
         "score": ui.scores_line(ctx, public),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import httpx
 import pytest
 import pytest_asyncio
 
@@ -92,3 +93,30 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     assert not errors, errors
     assert requested and all(url.startswith((local.url, "data:")) for url in requested)
     await context.close()
+
+
+async def test_local_game_survives_a_restart(tmp_path):
+    """A local game lives in SQLite: after a restart on the same file the page's session
+    offers it again at the same move, and a play goes on from there."""
+    db = tmp_path / "local.sqlite3"
+    server = await LocalServer.open(db, TR, "it", 0, 20)
+    game_id = await server.local.start("cirulla", 2, "easy", seed=3)
+    live = await server.svc.games.get(game_id)
+    await server.computers.drain()
+    moves = live.game.move_number
+    server.web.tables.close()
+    await server.close()
+    again = await LocalServer.open(db, TR, "it", 0, 20)
+    try:
+        transport = httpx.ASGITransport(app=again.web.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://local") as http:
+            session = (await http.get("/api/session")).json()
+            assert session["games"] == [game_id]
+            state = (await http.get(f"/api/state?game={game_id}")).json()
+            assert state["move"] == moves and state["legal"]
+            body = {"game": game_id, "move": moves, "action": state["legal"][0]}
+            assert (await http.post("/api/play", json=body)).json()["move"] > moves
+    finally:
+        again.web.tables.close()
+        await again.computers.close()
+        await again.close()
