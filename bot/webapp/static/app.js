@@ -197,10 +197,26 @@ function seatTag(seat, st) {
   return `<div class="${classes.join(" ")}"><span class="name">${esc(name)}</span>${dealer}${extra}${hidden}</div>`;
 }
 
+// A trick just won stays on the felt a moment before it goes to the "last trick" line.
+const HOLD_TRICK_MS = 1200;
+let heldTrick = "";
+let holdUntil = 0;
+
 function trickCards(st) {
   const v = st.view;
   const played = {};
   for (const t of v.trick || []) played[t.seat] = t.card;
+  const last = v.last_trick;
+  if (last && v.trick && !v.trick.length) {
+    const key = `${st.game}:${v.deal}:${(v.played || []).length}`;
+    if (key !== heldTrick) {
+      heldTrick = key;
+      holdUntil = Date.now() + HOLD_TRICK_MS;
+      setTimeout(() => state === st && show(st), HOLD_TRICK_MS + 20);
+    }
+    if (Date.now() < holdUntil)
+      last.cards.forEach((c, i) => (played[(last.leader + i) % st.players] = c));
+  }
   return played;
 }
 
