@@ -9,8 +9,8 @@ storage, computer players and play path serve them. Nothing is sent anywhere.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+import signal
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,7 +33,7 @@ from bot.services import Services, Users
 from bot.storage import Storage
 from bot.webapp import LOCAL_CHAT
 from bot.webapp.auth import WebUser
-from bot.webapp.server import WebApp
+from bot.webapp.server import Server, WebApp
 from bot.webapp.tables import WebTables
 
 log = logging.getLogger(__name__)
@@ -235,7 +235,15 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
         log_level="warning",
         timeout_graceful_shutdown=1,
     )
-    web = uvicorn.Server(config)
+    web = Server(config)
+
+    def stop() -> None:
+        server.web.tables.close()  # the pages' streams end, so the server stops at once
+        web.should_exit = True
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
     print(f"Tavolata: http://{host}:{port}", flush=True)
     try:
         await web.serve()
@@ -247,6 +255,5 @@ def main(settings: LocalSettings, host: str, port: int, lang: str) -> int:
     """``python -m bot --local`` (``bot.__main__`` read the settings and set up the log)."""
     from bot.app import LOCALES_DIR
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
+    asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
     return 0

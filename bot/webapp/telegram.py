@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import Iterator
 
 import uvicorn
 from telegram import InlineKeyboardButton, WebAppInfo
@@ -26,18 +25,10 @@ from bot.games import Ctx
 from bot.live import LiveGame
 from bot.services import Services
 from bot.settings import Settings
-from bot.webapp.server import WebApp, telegram_auth
+from bot.webapp.server import Server, WebApp, telegram_auth
 from bot.webapp.tables import WebTables
 
 log = logging.getLogger(__name__)
-
-
-class _Server(uvicorn.Server):
-    """uvicorn without its signal handlers: the bot's application owns the signals."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
 
 
 class MiniApp:
@@ -114,7 +105,7 @@ async def setup(application: Application, svc: Services) -> None:
     config = uvicorn.Config(
         web.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
     )
-    mini = MiniApp(web, _Server(config), sock)
+    mini = MiniApp(web, Server(config), sock)
     await mini.start()
     application.bot_data["webapp"] = mini
     screens.GAME_ROWS["webapp"] = game_rows(settings, svc.bot_username)
