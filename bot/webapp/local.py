@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,7 +31,7 @@ from bot.live import Games
 from bot.lobby import cancel_game
 from bot.messenger import Messenger
 from bot.services import Services, Users
-from bot.storage import Storage
+from bot.storage import DatabaseUnusable, SchemaTooNew, Storage
 from bot.webapp import LOCAL_CHAT
 from bot.webapp.auth import WebUser
 from bot.webapp.server import Server, WebApp
@@ -255,5 +256,9 @@ def main(settings: LocalSettings, host: str, port: int, lang: str) -> int:
     """``python -m bot --local`` (``bot.__main__`` read the settings and set up the log)."""
     from bot.app import LOCALES_DIR
 
-    asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
+    try:
+        asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
+    except (DatabaseUnusable, SchemaTooNew) as exc:
+        print(f"database error: {exc}", file=sys.stderr)
+        return 2
     return 0
