@@ -137,6 +137,11 @@ class Briscola(Game):
         """Deals (raggi) won per side."""
         return list(self.deals_won)
 
+    @property
+    def deals_scored(self) -> int:
+        """Deals (raggi) counted so far."""
+        return len(self.deal_results)
+
     def peek_window(self) -> bool:
         """Whether partners may look at each other's hand now (``partner_peek``)."""
         if not self.peek_rule or self.drawn * 2 < self.stock_size:

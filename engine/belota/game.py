@@ -29,7 +29,7 @@ leaves the turned card with the original taker.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import Field
@@ -139,6 +139,11 @@ class Belota(Game):
     def scores(self) -> list[int]:
         """Match points per team (team 0: seats 0 and 2; team 1: seats 1 and 3)."""
         return list(self._scores)
+
+    @property
+    def deals_scored(self) -> int:
+        """Hands counted so far (an annulled hand is not counted)."""
+        return len(self.scoresheet)
 
     def legal_actions(self, seat: int) -> list[str]:
         """The action codes ``seat`` may play now; empty when it is not that seat's turn."""
@@ -408,15 +413,25 @@ class Belota(Game):
         return [{"type": "declared", "seat": seat, "team": seat & 1, "declarations": shown}]
 
     def _play_card(self, seat: int, card: str) -> list[dict[str, Any]]:
-        """Play a legal card; close the trick, the hand and the match when they end."""
+        """Play a legal card and return the events."""
+        events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": card}]
+        self._put(seat, card, events)
+        return events
+
+    def _put(self, seat: int, card: str, events: list[dict[str, Any]] | None) -> None:
+        """Play a legal card; close the trick, the hand and the match when they end.
+
+        ``events`` None: the fast path, which builds no event.
+        """
         self.hands[seat].remove(card)
         self.played.append(card)
         trick = self.trick
         trick.append(card)
-        events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": card}]
         if seat == self.belota_seat and card in self._belota_cards:
             self.belota_played += 1
-            if self.belota_played == 1:
+            if events is None:
+                pass
+            elif self.belota_played == 1:
                 events.append({"type": "belota", "seat": seat, "card": card})
             else:
                 events.append(
@@ -441,11 +456,10 @@ class Belota(Game):
                     self._win_value = value
             if len(trick) == 4:
                 self._end_trick(events)
-                return events
+                return
         self._turn = (seat + 1) & 3
-        return events
 
-    def _end_trick(self, events: list[dict[str, Any]]) -> None:
+    def _end_trick(self, events: list[dict[str, Any]] | None) -> None:
         winner = self._win_seat
         team = winner & 1
         points = self._points
@@ -455,17 +469,21 @@ class Belota(Game):
         self.tricks_won[team] += 1
         self.won_cards[team] += trick
         self.tricks_done += 1
-        if self.tricks_done == 1:
-            self._settle_declarations(events)
-        events.append(
-            {
-                "type": "trick_won",
-                "seat": winner,
-                "trick": self.tricks_done,
-                "cards": list(trick),
-                "points": trick_points,
-            }
-        )
+        if events is None:
+            if self.tricks_done == 1:
+                self._settle_declarations([])
+        else:
+            if self.tricks_done == 1:
+                self._settle_declarations(events)
+            events.append(
+                {
+                    "type": "trick_won",
+                    "seat": winner,
+                    "trick": self.tricks_done,
+                    "cards": list(trick),
+                    "points": trick_points,
+                }
+            )
         self.last_trick = {
             "leader": self.leader,
             "cards": trick,
@@ -474,7 +492,7 @@ class Belota(Game):
         }
         self.trick = []
         if self.tricks_done == 8:
-            self._score_hand(events)
+            self._score_hand([] if events is None else events)
         else:
             self.leader = self._turn = winner
 
@@ -560,6 +578,49 @@ class Belota(Game):
         else:
             legal = self._bid_options
         return [ACTION_ID[c] for c in legal]
+
+    def step(self, action: int) -> None:
+        """Apply an action of ``choices()``, without events (but a declaration's) or checks."""
+        seat = self._turn
+        assert seat is not None
+        self._apply(seat, ACTIONS[action])
+
+    def _apply(self, seat: int, code: str) -> None:
+        """Log and apply a legal action on the fast path."""
+        self.actions.append(code)
+        if self._phase != PLAYING:
+            self._bid(seat, code)
+        elif code == "declare":
+            self._legal = None
+            self._declare(seat)
+        else:
+            self._legal = None
+            self._put(seat, code, None)
+
+    def playout(
+        self,
+        rng: random.Random,
+        policy: Callable[[Game, list[int], random.Random], int] | None = None,
+        deal_only: bool = False,
+    ) -> None:
+        """Play on with ``policy`` (uniformly random by default) to the end of the match (hand)."""
+        if policy is not None:
+            super().playout(rng, policy, deal_only)
+            return
+        random_ = rng.random
+        deck = self.deck_count
+        apply = self._apply
+        while True:
+            seat = self._turn
+            if seat is None or (deal_only and self.deck_count != deck):
+                return
+            if self._phase == PLAYING:
+                legal = self._legal
+                if legal is None:
+                    legal = self._card_legal(seat)
+            else:
+                legal = self._bid_options
+            apply(seat, legal[int(random_() * len(legal))])
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
