@@ -113,13 +113,37 @@ class Game:
         return json.dumps({**self.setup(), "actions": self.actions}, separators=(",", ":"))
 
     # -- search: copies, samples and the fast path ------------------------------------------
+    # How ``copy`` treats the state's lists and dicts, by attribute name (a game that names
+    # none has every list and dict copied, and the lists inside them): lists changed in place,
+    # lists of lists changed in place, dicts changed in place (their values replaced, or lists
+    # changed in place), and those never changed once made (shared by the copies).
+    copied_lists: ClassVar[tuple[str, ...]] = ()
+    copied_nested: ClassVar[tuple[str, ...]] = ()
+    copied_dicts: ClassVar[tuple[str, ...]] = ()
+    shared_state: ClassVar[frozenset[str]] = frozenset()
+
     def copy(self) -> Game:
         """An independent game in the same state: it continues exactly as this one would.
 
         Playing on the copy leaves this game as it was; ``to_json`` of both is the same text.
         """
         new = object.__new__(type(self))
-        new.__dict__ = {k: _copied(v) for k, v in self.__dict__.items()}
+        if not self.copied_lists:
+            new.__dict__ = {k: _copied(v) for k, v in self.__dict__.items()}
+            return new
+        new.__dict__ = d = self.__dict__.copy()
+        for k in self.copied_lists:
+            v = d.get(k)
+            if v is not None:  # some exist only in some phases
+                d[k] = v[:]
+        for k in self.copied_nested:
+            v = d.get(k)
+            if v is not None:
+                d[k] = [x[:] for x in v]
+        for k in self.copied_dicts:
+            v = d.get(k)
+            if v is not None:
+                d[k] = _copied(v)
         return new
 
     def sample(self, seat: int, rng: random.Random) -> Game:

@@ -71,6 +71,11 @@ class Briscola(Game):
     player_counts = (2, 3, 4)
     pack = PACK_40
     rules_model = BriscolaRules
+    copied_lists = ("actions", "deals_won", "deal_results", "winner_seats", "stock", "trick")
+    copied_lists += ("points",)
+    copied_nested = ("hands", "piles")
+    copied_dicts = ("peeked",)
+    shared_state = frozenset(("sides",))
 
     def __init__(self, players: int, **kwargs: Any) -> None:
         super().__init__(players, **kwargs)

@@ -91,6 +91,15 @@ class Belota(Game):
     player_counts = (4,)
     pack = PACK_32
     rules_model = BelotaRules
+    copied_lists = (
+        *("actions", "_scores", "scoresheet", "_winners", "rest", "bids", "trick", "played"),
+        *("card_points", "tricks_won", "_can_declare", "declared"),
+    )
+    copied_nested = ("hands", "won_cards")
+    # Never changed once made: tables of the contract, the last trick, the legal cards.
+    shared_state = frozenset(
+        ("sides", "_rules_json", "_strength", "_points", "last_trick", "_legal")
+    )
 
     def __init__(
         self,
@@ -610,6 +619,8 @@ class Belota(Game):
         random_ = rng.random
         deck = self.deck_count
         apply = self._apply
+        put = self._put
+        actions = self.actions
         while True:
             seat = self._turn
             if seat is None or (deal_only and self.deck_count != deck):
@@ -618,9 +629,16 @@ class Belota(Game):
                 legal = self._legal
                 if legal is None:
                     legal = self._card_legal(seat)
+                code = legal[int(random_() * len(legal))]
+                if code != "declare":
+                    actions.append(code)
+                    self._legal = None
+                    put(seat, code, None)
+                    continue
             else:
                 legal = self._bid_options
-            apply(seat, legal[int(random_() * len(legal))])
+                code = legal[int(random_() * len(legal))]
+            apply(seat, code)
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""

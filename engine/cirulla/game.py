@@ -117,6 +117,14 @@ class Cirulla(Game):
     player_counts = (2, 4)
     pack = PACK_40
     rules_model = CirullaRules
+    copied_lists = (
+        *("actions", "scores", "winner_seats", "stock", "table", "diamonds", "shown", "knocked"),
+        *("knock_buone", "turn_buone", "calls", "pending_reveals"),
+    )
+    copied_nested = ("hands", "piles")
+    copied_dicts = ("marks",)
+    # Never changed once made: the options are replaced at each move, never changed.
+    shared_state = frozenset(("sides", "_rules_json", "seat_side", "opening_events", "_options"))
 
     def __init__(
         self,
