@@ -9,7 +9,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import sides, validate_deck
+from engine.cards import side_of, sides, validate_deck
 from engine.errors import IllegalAction, SetupError
 from engine.rules import HouseRules, parse_rules
 
@@ -56,6 +56,7 @@ class Game:
         self.rules = parse_rules(self.rules_model, rules)
         self.actions: list[str] = []
         self.sides = sides(players)
+        self.seat_side = [side_of(s, players) for s in range(players)]
         self.deck_count = 0
 
     # -- decks -----------------------------------------------------------------------------
@@ -95,7 +96,7 @@ class Game:
 
     def side_of(self, seat: int) -> int:
         """The side (team, or the player alone) of a seat."""
-        return seat % 2 if self.players == 4 else seat
+        return side_of(seat, self.players)
 
     def setup(self) -> dict[str, Any]:
         """The arguments that recreate this game before any action."""

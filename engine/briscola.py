@@ -75,7 +75,7 @@ class Briscola(Game):
     copied_lists += ("points",)
     copied_nested = ("hands", "piles")
     copied_dicts = ("peeked",)
-    shared_state = frozenset(("sides",))
+    shared_state = frozenset(("sides", "seat_side"))
 
     def __init__(self, players: int, **kwargs: Any) -> None:
         super().__init__(players, **kwargs)
@@ -228,12 +228,15 @@ class Briscola(Game):
             return
         random_ = rng.random
         deal = self.deal
-        put = self._put
+        n = self.players
+        actions = self.actions
+        finish = self._finish_trick
         while True:
             seat = self.turn
             if seat is None:
                 return
-            k = len(self.hands[seat])
+            hand = self.hands[seat]
+            k = len(hand)
             if self.peek_open and seat not in self.peeked:
                 i = int(random_() * (k + 1))
                 if i == k:
@@ -241,7 +244,16 @@ class Briscola(Game):
                     continue
             else:
                 i = int(random_() * k)
-            if put(seat, i) and deal_only and self.deal != deal:
+            # _put, inline.
+            code = hand.pop(i)
+            actions.append(code)
+            trick = self.trick
+            trick.append(code)
+            if len(trick) < n:
+                self.turn = (seat + 1) % n
+                continue
+            finish()
+            if deal_only and self.deal != deal:
                 return
 
     # -- the rules -------------------------------------------------------------------------
@@ -279,7 +291,7 @@ class Briscola(Game):
         for c in trick:
             pts += CARD_POINTS[c]
         w = (leader + trick_winner(trick, self.trump)) % n
-        side = w % 2 if n == 4 else w
+        side = self.seat_side[w]
         self.points[side] += pts
         self.piles[side] += trick
         self.tricks_played += 1

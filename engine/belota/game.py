@@ -98,7 +98,7 @@ class Belota(Game):
     copied_nested = ("hands", "won_cards")
     # Never changed once made: tables of the contract, the last trick, the legal cards.
     shared_state = frozenset(
-        ("sides", "_rules_json", "_strength", "_points", "last_trick", "_legal")
+        ("sides", "seat_side", "_rules_json", "_strength", "_points", "last_trick", "_legal")
     )
 
     def __init__(

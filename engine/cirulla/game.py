@@ -163,7 +163,6 @@ class Cirulla(Game):
         self.turns_per_deal: int = 1 + (len(PACK_40) - TABLE_CARDS - n * self.first_turn_cards) // (
             n * TURN_CARDS
         )
-        self.seat_side: list[int] = [self.side_of(s) for s in range(n)]
 
         # Match state.
         self.scores: list[int] = [0] * len(self.sides)
@@ -316,15 +315,41 @@ class Cirulla(Game):
         random_ = rng.random
         deck = self.deck_count
         apply = self._apply
+        ace_rule = self.ace_takes_all_always
+        matta = self.matta
         while True:
             seat = self.current
             if seat is None or (deal_only and self.deck_count != deck):
                 return
-            fast = self._fast
-            if fast is None:
-                fast = self._fast_options(seat)
-            options = fast[1]
-            apply(seat, options[int(random_() * len(options))])
+            # The option at a uniformly random index of ``_fast_options``, building that one
+            # option only.
+            table = self.table
+            mv = self.matta_value
+            if matta in table:
+                values = tuple([mv if c == matta else VALUES[c] for c in table])
+            else:
+                values = tuple([VALUES[c] for c in table])
+            by_value = capture_ids(values, ace_rule)
+            hand = self.hands[seat]
+            found = [by_value[mv if card == matta else VALUES[card]] for card in hand]
+            total = 0
+            for f in found:
+                total += len(f) or 1
+            i = int(random_() * (total + 1 if self.knock_buone[seat] else total))
+            option: Any = KNOCK
+            for card, f in zip(hand, found, strict=True):
+                if not f:
+                    if not i:
+                        option = (card, None, None)
+                        break
+                    i -= 1
+                elif i < len(f):
+                    _, idx, how = f[i]
+                    option = (card, idx, how)
+                    break
+                else:
+                    i -= len(f)
+            apply(seat, option)
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
