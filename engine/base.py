@@ -192,13 +192,19 @@ class Game:
         Each action is ``policy(game, choices, rng)`` (one of ``choices``), or uniformly random
         when there is no policy: ``choices[int(rng.random() * len(choices))]``.
         """
+        if policy is None:
+            self._random_playout(rng, deal_only)
+            return
+        deal = self.deal_number
+        while self.current_seat is not None and not (deal_only and self.deal_number != deal):
+            self.step(policy(self, self.choices(), rng))
+
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices (games play it without ``choices``)."""
         deal = self.deal_number
         while self.current_seat is not None and not (deal_only and self.deal_number != deal):
             acts = self.choices()
-            if policy is None:
-                self.step(acts[int(rng.random() * len(acts))])
-            else:
-                self.step(policy(self, acts, rng))
+            self.step(acts[int(rng.random() * len(acts))])
 
     @property
     def deal_number(self) -> int:

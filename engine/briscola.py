@@ -8,7 +8,6 @@ is the last card drawn. A deal (raggio) is worth 120 points; 61 wins it, 60-60 i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
@@ -216,16 +215,8 @@ class Briscola(Game):
         """The ``choices()`` int of an action code."""
         return PEEK_ID if code == PEEK else CARD_ID[code]
 
-    def playout(
-        self,
-        rng: random.Random,
-        policy: Callable[[Game, list[int], random.Random], int] | None = None,
-        deal_only: bool = False,
-    ) -> None:
-        """Play on with ``policy`` (uniformly random by default) to the end of the game (deal)."""
-        if policy is not None:
-            super().playout(rng, policy, deal_only)
-            return
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices, without building them."""
         random_ = rng.random
         deal = self.deal
         n = self.players

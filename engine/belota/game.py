@@ -29,7 +29,7 @@ leaves the turned card with the original taker.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import Field
@@ -606,16 +606,8 @@ class Belota(Game):
             self._legal = None
             self._put(seat, code, None)
 
-    def playout(
-        self,
-        rng: random.Random,
-        policy: Callable[[Game, list[int], random.Random], int] | None = None,
-        deal_only: bool = False,
-    ) -> None:
-        """Play on with ``policy`` (uniformly random by default) to the end of the match (hand)."""
-        if policy is not None:
-            super().playout(rng, policy, deal_only)
-            return
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices, without building them."""
         random_ = rng.random
         deck = self.deck_count
         apply = self._apply

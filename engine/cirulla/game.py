@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import model_validator
@@ -252,14 +252,9 @@ class Cirulla(Game):
     def _fast_options(self, seat: int) -> tuple[list[int], list[Any]]:
         """The options of the seat to act as ``_compute_options`` has them (in the same order),
         as a list of ``choices()`` ints and the list of what each does, built without codes."""
-        table = self.table
         matta = self.matta
         mv = self.matta_value
-        if matta in table:
-            values = tuple([mv if c == matta else VALUES[c] for c in table])
-        else:
-            values = tuple([VALUES[c] for c in table])
-        by_value = capture_ids(values, self.ace_takes_all_always)
+        by_value = self._captures()
         ids: list[int] = []
         options: list[Any] = []
         for card in self.hands[seat]:
@@ -276,6 +271,17 @@ class Cirulla(Game):
             options.append(KNOCK)
         fast = self._fast = (ids, options)
         return fast
+
+    def _captures(self) -> tuple[tuple[tuple[int, tuple[int, ...], str], ...], ...]:
+        """``capture_ids`` of the table as it is (the matta at its value now)."""
+        table = self.table
+        matta = self.matta
+        if matta in table:
+            mv = self.matta_value
+            values = tuple([mv if c == matta else VALUES[c] for c in table])
+        else:
+            values = tuple([VALUES[c] for c in table])
+        return capture_ids(values, self.ace_takes_all_always)
 
     def step(self, action: int) -> None:
         """Apply an action of ``choices()``, without events or checks."""
@@ -302,20 +308,11 @@ class Cirulla(Game):
             self.actions.append(CODES[card] + ":" + "+".join([CODES[table[i]] for i in idx]))
         self._play_card(seat, option, None)
 
-    def playout(
-        self,
-        rng: random.Random,
-        policy: Callable[[Game, list[int], random.Random], int] | None = None,
-        deal_only: bool = False,
-    ) -> None:
-        """Play on with ``policy`` (uniformly random by default) to the end of the game (deal)."""
-        if policy is not None:
-            super().playout(rng, policy, deal_only)
-            return
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices, without building them."""
         random_ = rng.random
         deck = self.deck_count
         apply = self._apply
-        ace_rule = self.ace_takes_all_always
         matta = self.matta
         while True:
             seat = self.current
@@ -323,13 +320,8 @@ class Cirulla(Game):
                 return
             # The option at a uniformly random index of ``_fast_options``, building that one
             # option only.
-            table = self.table
             mv = self.matta_value
-            if matta in table:
-                values = tuple([mv if c == matta else VALUES[c] for c in table])
-            else:
-                values = tuple([VALUES[c] for c in table])
-            by_value = capture_ids(values, ace_rule)
+            by_value = self._captures()
             hand = self.hands[seat]
             found = [by_value[mv if card == matta else VALUES[card]] for card in hand]
             total = 0

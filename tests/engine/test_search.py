@@ -228,7 +228,7 @@ def test_briscola_sample_keeps_what_the_seat_knows(players, seed, rules):
     ("players", "rules"),
     [(2, None), (4, None), (2, {"cirullone": True}), (4, {"pairs_contest": True})],
 )
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_cirulla_sample_keeps_what_the_seat_knows(players, rules, seed):
     from engine.cirulla.buone import hand_buone
