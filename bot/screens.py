@@ -83,9 +83,13 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
     creator = esc(row.creator_name)
     if row.kind is None:
         text = ctx.t("lobby-choose", creator=f"<b>{creator}</b>")
+        if live.menu_kind is not None:
+            game = ctx.t(f"game-{live.menu_kind}")
+            text = ctx.t("lobby-choose-count", creator=f"<b>{creator}</b>", game=game)
         options = [
             button(game_title(ctx, kind, n), Callback(Op.CHOOSE, gid, 0, f"{kind}-{n}"))
             for kind, n in game_options()
+            if live.menu_kind in (None, kind)
         ]
         keyboard = [*rows(options, 1), [button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid))]]
         return Content(text, InlineKeyboardMarkup(keyboard))
@@ -190,7 +194,10 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
     ui = ui_for(row.kind)
     ctx = make_ctx(tr, row.lang, live)
     view = game.view(None)
-    lines = [ctx.t("table-title", title=game_title(ctx, row.kind, row.players), deal=view["deal"])]
+    title = game_title(ctx, row.kind, row.players)
+    deal = ui.deal_name(ctx, view)
+    head = ctx.t("table-title", title=title, deal=deal) if deal else None
+    lines = [head or ctx.t("table-title-single", title=title)]
     lines += ui.table_lines(ctx, view, live.last_events)
     scores = ui.scores_line(ctx, view)
     if scores:
