@@ -176,7 +176,7 @@ class Briscola(Game):
             raise IllegalAction("unknown_action", repr(code))
         events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": code}]
         deal = self.deal
-        if self._put(seat, hand.index(code)):
+        if self._put(seat, code):
             events.append(self._trick_event())
             if self.deal != deal or self.over:
                 events.append(dict(self.deal_results[-1]))
@@ -205,7 +205,7 @@ class Briscola(Game):
         if action == PEEK_ID:
             self._peek(seat)
         else:
-            self._put(seat, self.hands[seat].index(PACK_40[action]))
+            self._put(seat, PACK_40[action])
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
@@ -235,7 +235,7 @@ class Briscola(Game):
                     continue
             else:
                 i = int(random_() * k)
-            # _put, inline.
+            # _put, inline (by position).
             code = hand.pop(i)
             actions.append(code)
             trick = self.trick
@@ -260,9 +260,9 @@ class Briscola(Game):
         self.peeked[seat] = sorted(self.hands[partner(seat)], key=_sort_key)
         self.actions.append(PEEK)
 
-    def _put(self, seat: int, index: int) -> bool:
-        """Play the card at ``index`` in ``seat``'s hand; True when it closes a trick."""
-        code = self.hands[seat].pop(index)
+    def _put(self, seat: int, code: str) -> bool:
+        """Play a card of ``seat``'s hand; True when it closes a trick."""
+        self.hands[seat].remove(code)
         self.actions.append(code)
         trick = self.trick
         trick.append(code)
@@ -319,7 +319,7 @@ class Briscola(Game):
             "type": "trick_won",
             "seat": seat,
             "leader": leader,
-            "cards": list(cards),
+            "cards": cards,  # the trick's list: a new one is started, this one stays as it is
             "points": points,
             "stock": stock,
         }
