@@ -73,6 +73,10 @@ LOBBY_ROWS: list[LobbyRows] = []
 LobbyLines = Callable[[Ctx, LiveGame], list[str]]
 LOBBY_LINES: dict[str, LobbyLines] = {}
 SETTING_ROWS: dict[str, LobbyRows] = {}
+# More rows under a game in progress from feature modules (the Mini App's buttons), by the
+# module's name: on the group's table, and on a seat's hand message (``seat`` given).
+GameRows = Callable[[Ctx, LiveGame, int | None], list[list[InlineKeyboardButton]]]
+GAME_ROWS: dict[str, GameRows] = {}
 
 
 def lobby_screen(tr: Translator, live: LiveGame) -> Content:
@@ -217,7 +221,12 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
             [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
         )
         keyboard += explain_rows(ctx, live, view)
+        keyboard += _game_rows(ctx, live, None)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def _game_rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKeyboardButton]]:
+    return [row for draw in GAME_ROWS.values() for row in draw(ctx, live, seat)]
 
 
 def explain_rows(
@@ -296,6 +305,8 @@ def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content
             keyboard = action_rows(ctx, live, view, acts)
     else:
         lines.append(ctx.t("hand-wait"))
+    if row.status == "active" and not view["is_over"]:
+        keyboard = keyboard + _game_rows(ctx, live, seat)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
 
