@@ -40,6 +40,7 @@ async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) ->
         if await page.locator("#app[data-over]").count():
             return clicks
         if clicks == 5:
+            await page.wait_for_timeout(300)  # the card just played has landed
             await page.screenshot(path=shot)
         move = await page.get_attribute("#app", "data-move")
         actions = page.locator(".actions button[data-action]")
