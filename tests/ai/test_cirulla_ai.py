@@ -104,10 +104,12 @@ def worth_after(g: engine.Game, code: str, side: int) -> tuple[int, int]:
     """Brute force through the engine itself (a replay per move): the best (result, margin) of
     the deal ``side`` can force once the seat to act plays ``code``, every card known."""
     child = engine.load_game(g.to_json())
-    scored = [e for e in child.play(g.current_seat, code) if e["type"] == "deal_scored"]
-    if scored:
-        margin = scored[0]["points"][side] - scored[0]["points"][1 - side]
-        return (margin > 0) - (margin < 0), margin
+    for event in child.play(g.current_seat, code):
+        if event["type"] == "deal_scored":
+            margin = event["points"][side] - event["points"][1 - side]
+            return (margin > 0) - (margin < 0), margin
+        if event["type"] == "partitone":  # all ten diamonds win the game then and there
+            return (1, 60) if event["side"] == side else (-1, -60)
     results = [worth_after(child, c, side) for c in child.legal_actions(child.current_seat)]
     return max(results) if child.current_seat == side else min(results)
 
