@@ -179,3 +179,6 @@ briscola-saying-futu = «Chi fa dù armàgn futù» ("who makes two is done for"
 briscola-saying-nada = «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): { $player } takes with a briscola just one step higher.
 briscola-saying-masc = «Stròsa ed màs'c» ("a male strangle"): { $player } takes with the ace.
 briscola-saying-femna = «Stròsa ad fèmna» ("a female strangle"): { $player } takes with the three.
+
+## Belòta's bidding in the hand message
+belota-word = { $player } to speak.

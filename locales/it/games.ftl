@@ -179,3 +179,6 @@ briscola-saying-futu = «Chi fa dù armàgn futù»: chi fa due punti alla prima
 briscola-saying-nada = «Questa ché l'è nada un dé prìma»: { $player } prende con una briscola appena più alta.
 briscola-saying-masc = «Stròsa ed màs'c»: { $player } strozza con l'asso.
 briscola-saying-femna = «Stròsa ad fèmna»: { $player } strozza con il tre.
+
+## Belòta's bidding in the hand message
+belota-word = Parla { $player }.

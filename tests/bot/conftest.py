@@ -66,6 +66,7 @@ class BotRunner:
             overall_max_rate=0,
             max_retries=2,
             group_edit_window=0,  # every change shows at once; the window has its own tests
+            private_gap=0,  # pings at once; the gap has its own test
             _env_file=None,
         )
         self.app = build_application(
