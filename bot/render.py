@@ -338,13 +338,15 @@ class Renderer:
             if user_id is None or user_id in live.blocked_notified:
                 continue
             key = (live.game_id, seat_row.seat)
+            lang = await self.svc.lang_of(user_id)
+            # Read after the last await: a press may have moved the game on meanwhile.
+            acting = live.active and live.game.current_seat == seat_row.seat
             reminder = self._reminders.get(key)
             left = reminder[1] if reminder and reminder[0] == live.turn_started else None
-            lang = await self.svc.lang_of(user_id)
             content = screens.hand_screen(self.svc.tr, live, seat_row.seat, lang, reminder=left)
             ping = (live.turn_started, left)
             try:
-                if seat_row.seat == actor and self._pinged.get(key) != ping:
+                if acting and self._pinged.get(key) != ping:
                     mid = await self._ping(user_id, seat_row.hand_message_id, content, lang)
                     self._pinged[key] = ping
                 else:
