@@ -29,7 +29,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ChatMemberHandler,
