@@ -1,22 +1,25 @@
 """Computer players against each other: win rate, point margin and decision time per level.
 
-For every game with computer players, plays single deals between two levels (normal against a
-uniformly random player, normal against easy, hard against normal). Deals
+For every game with computer players, plays single deals between two players: normal and hard
+against the one-move greedy player of ``bench/greedy.py``, and hard against normal. Deals
 come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
 so the luck of the deal cancels out. With four players the two levels are partners of themselves
-(seats 0+2 against 1+3). Prints, per pairing, the first level's deals won, drawn and lost, its
+(seats 0+2 against 1+3). Prints, per pairing, the first level's deals won (with a 95% interval
+from the pairs), drawn and lost, its
 average point margin per deal with two 95% intervals (one from the spread of single deals, which
 ignores the pairing; one from the spread of each pair's mean margin, which is what the seat swap
 is for: the luck of the cards cancels within a pair), and the p50 and p95 of each level's
-decision time in that pairing; then the hard level's decision time at its default budget. A
+decision time in that pairing (wall-clock, and "cpu": the CPU time of the deciding thread, which a
+loaded machine does not inflate); then the hard level's decision time at its default budget. A
 Cirulla deal ended by a partitone (all ten diamonds: the game is won at once, the deal is not
 counted) counts as a deal won by the game's target.
 
-    python bench/ai.py [--deals 1000] [--budget-ms 100] [--jobs 2] [--kind briscola]
+    python bench/ai.py [--deals 1000] [--hard-deals 300] [--budget-ms 250] [--jobs 2]
+                       [--kind briscola] [--level normal|hard] [--skip-hard]
 
-The hard level thinks for ``--budget-ms`` per decision in the pairings (the default budget,
-``engine.ai.DEFAULT_BUDGET_MS``, makes the long runs very long); the last table times it at the
-default budget on positions from normal games.
+The hard level thinks for ``--budget-ms`` per decision in the pairings (by default
+``engine.ai.DEFAULT_BUDGET_MS``); the last table times it at the default budget on positions
+from normal games. ``--level`` keeps the pairings whose first player is that level.
 """
 
 from __future__ import annotations
@@ -33,19 +36,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
+from bench.greedy import greedy
 from engine.ai import DEFAULT_BUDGET_MS, KINDS, choose
 
-# (kind, players, first level, second level); "random" is a uniformly random legal action.
+# (kind, players, first player, second player): a level, or "greedy" (bench/greedy.py).
 PAIRINGS = [
-    ("briscola", 2, "normal", "random"),
-    ("briscola", 2, "normal", "easy"),
-    ("briscola", 2, "hard", "normal"),
-    ("cirulla", 2, "normal", "random"),
-    ("cirulla", 2, "normal", "easy"),
-    ("cirulla", 2, "hard", "normal"),
-    ("belota", 4, "normal", "random"),
-    ("belota", 4, "normal", "easy"),
-    ("belota", 4, "hard", "normal"),
+    (kind, players, first, second)
+    for kind, players in (("briscola", 2), ("cirulla", 2), ("belota", 4))
+    for first, second in (("normal", "greedy"), ("hard", "greedy"), ("hard", "normal"))
 ]
 
 
@@ -58,19 +56,24 @@ def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: 
     """Play the first deal of a game seeded ``seed``; return points per side and timings."""
     g = engine.new_game(kind, players, seed=seed)
     rng = random.Random(seed * 7919 + 1)
-    times: dict[str, list[float]] = {lv: [] for lv in levels}
+    times: dict[str, list[float]] = {}
+    for lv in levels:
+        times[lv] = []
+        times[f"{lv} cpu"] = []
     while g.current_seat is not None:
         seat = g.current_seat
         legal = g.legal_actions(seat)
         level = levels[seat]
-        if level == "random":
-            code = rng.choice(legal)
+        view = g.view(seat)
+        start = time.perf_counter()
+        cpu = time.thread_time()
+        if level == "greedy":
+            code = greedy(view, legal)
         else:
-            view = g.view(seat)
-            start = time.perf_counter()
-            code = choose(view, legal, level, rng, budget_ms)
-            if len(legal) > 1:
-                times[level].append(time.perf_counter() - start)
+            code = choose(view, legal, level, rng, budget_ms, game=g)
+        if len(legal) > 1:
+            times[level].append(time.perf_counter() - start)
+            times[f"{level} cpu"].append(time.thread_time() - cpu)
         for event in g.play(seat, code):
             if event["type"] == "deal_scored":
                 return deal_points(event), times
@@ -87,7 +90,7 @@ def run_pair(args: tuple) -> tuple:
     """One seat-swapped pair of deals; the first level's margins and every timing."""
     kind, players, first, second, seed, budget_ms = args
     margins = []
-    times: dict[str, list[float]] = {first: [], second: []}
+    times: dict[str, list[float]] = {}
     for side in (0, 1):
         levels = [first if s % 2 == side else second for s in range(players)]
         points, t = play_deal(kind, players, levels, seed, budget_ms)
@@ -95,7 +98,7 @@ def run_pair(args: tuple) -> tuple:
         other = max(p for i, p in enumerate(points) if i != side)
         margins.append(mine - other)
         for level, values in t.items():
-            times[level] += values
+            times.setdefault(level, []).extend(values)
     return margins, times
 
 
@@ -114,15 +117,20 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
     start = time.perf_counter()
     margins: list[int] = []
     pair_means: list[float] = []
-    times: dict[str, list[float]] = {first: [], second: []}
+    times: dict[str, list[float]] = {}
     mapper = pool.imap_unordered(run_pair, jobs) if pool else map(run_pair, jobs)
+    pairs_seen: list[list[int]] = []
     for m, t in mapper:
+        pairs_seen.append(m)
         margins += m
         pair_means.append(statistics.fmean(m))
         for level, values in t.items():
-            times[level] += values
+            times.setdefault(level, []).extend(values)
     n = len(margins)
     won = sum(m > 0 for m in margins)
+    # The win rate's interval from the pairs too: each pair's share of deals won.
+    pair_wins = [statistics.fmean([m > 0 for m in pair]) for pair in pairs_seen]
+    win_half = 1.96 * statistics.stdev(pair_wins) / math.sqrt(len(pair_wins)) * 100
     drawn = sum(m == 0 for m in margins)
     mean = statistics.fmean(margins)
     half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else 0.0
@@ -133,7 +141,8 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
     )
     print(
         f"{kind:<9}{players:>2}p  {first:>6} vs {second:<6} deals {n:>5}  "
-        f"won {won / n:6.1%}  drawn {drawn / n:5.1%}  lost {(n - won - drawn) / n:6.1%}  "
+        f"won {won / n:6.1%} ±{win_half:4.1f}  drawn {drawn / n:5.1%}  "
+        f"lost {(n - won - drawn) / n:6.1%}  "
         f"margin {mean:+6.1f} ±{half:4.1f} (pairs ±{pair_half:4.1f})  ms: {timing}  "
         f"({time.perf_counter() - start:.0f}s)",
         flush=True,
@@ -154,9 +163,9 @@ def time_hard(kind: str, players: int, decisions: int) -> None:
             view = g.view(s)
             if len(legal) > 1 and rng.random() < 0.3:
                 start = time.perf_counter()
-                choose(view, legal, "hard", rng)
+                choose(view, legal, "hard", rng, game=g)
                 samples.append(time.perf_counter() - start)
-            g.play(s, choose(view, legal, "normal", rng))
+            g.play(s, choose(view, legal, "normal", rng, game=g))
     print(
         f"{kind:<9}{players:>2}p  hard at {DEFAULT_BUDGET_MS} ms budget: {len(samples)} decisions"
         f"  p50 {pct(samples, 0.5):.1f} ms  p95 {pct(samples, 0.95):.1f} ms"
@@ -168,20 +177,28 @@ def time_hard(kind: str, players: int, decisions: int) -> None:
 def main() -> None:
     """Run every pairing of the games that are registered."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1000, help="deals per pairing")
-    parser.add_argument("--budget-ms", type=int, default=100, help="hard level's budget")
+    parser.add_argument("--deals", type=int, default=1000, help="deals per normal pairing")
+    parser.add_argument("--hard-deals", type=int, default=300, help="deals per hard pairing")
+    parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="hard budget")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--kind", choices=KINDS)
     parser.add_argument("--timing", type=int, default=200, help="decisions timed at default")
     parser.add_argument("--skip-hard", action="store_true", help="only the cheap pairings")
+    parser.add_argument("--level", choices=("normal", "hard"), help="first player's level")
     args = parser.parse_args()
     kinds = [k for k in KINDS if k in engine.GAMES and (args.kind in (None, k))]
-    print(f"deals per pairing {args.deals}, hard budget {args.budget_ms} ms, jobs {args.jobs}")
+    print(
+        f"deals per pairing: normal {args.deals}, hard {args.hard_deals}; "
+        f"hard budget {args.budget_ms} ms, jobs {args.jobs}"
+    )
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     try:
         for kind, players, first, second in PAIRINGS:
-            if kind in kinds and not (args.skip_hard and "hard" in (first, second)):
-                bench_pairing(kind, players, first, second, args.deals, args.budget_ms, pool)
+            hard = "hard" in (first, second)
+            if kind not in kinds or (args.skip_hard and hard) or args.level not in (None, first):
+                continue
+            deals = args.hard_deals if hard else args.deals
+            bench_pairing(kind, players, first, second, deals, args.budget_ms, pool)
     finally:
         if pool:
             pool.close()

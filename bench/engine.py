@@ -1,9 +1,11 @@
-"""Random play through the engine: deals per second and microseconds per action.
+"""Random play through the engine: deals per second, microseconds per action, copy and sample.
 
 For every registered game and player count, plays whole games on one core choosing a uniformly
 random legal action at each step (the work a computer player's playouts do), and prints the
 deals completed per second (a deal ends with a ``deal_scored`` event) and the time per action,
-both in CPU seconds of the benchmark's own process.
+both in CPU seconds of the benchmark's own process. It does so through ``play`` (with events and
+``legal_actions``), then through the fast path (``new_game`` then ``playout``: the same games),
+and times ``copy`` and ``sample`` on positions met in random play.
 
 For games with cards on a table (the view's ``table``), it then times ``legal_actions`` by the
 number of cards on the table, and again on the largest tables met, with the game's caches
@@ -49,6 +51,52 @@ def run(kind: str, players: int, seconds: float) -> tuple[float, float, int]:
             seat = g.current_seat
     elapsed = time.process_time() - start
     return deals / elapsed, elapsed / max(actions, 1) * 1e6, deals
+
+
+def run_fast(kind: str, players: int, seconds: float) -> tuple[float, int]:
+    """Play random games through ``playout`` for about ``seconds``; return deals/s and deals.
+
+    A Briscola game is one deal; the longer games are played deal by deal (``deal_only``), each
+    a new game from a new seed, so the figure counts the first deals the seeds give.
+    """
+    rng = random.Random(1)
+    deals = seed = 0
+    deal_only = kind != "briscola"
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        for _ in range(20):
+            g = engine.new_game(kind, players, seed=seed)
+            seed += 1
+            g.playout(rng, deal_only=deal_only)
+            deals += 1
+    return deals / (time.process_time() - start), deals
+
+
+def copy_and_sample(kind: str, players: int, positions: int = 200) -> tuple[float, float]:
+    """Microseconds of ``copy`` and of ``sample`` (by the seat to act), on random positions."""
+    rng = random.Random(3)
+    games = []
+    for seed in range(positions):
+        g = engine.new_game(kind, players, seed=seed)
+        for _ in range(rng.randrange(1, 40)):
+            if g.current_seat is None:
+                break
+            g.step(rng.choice(g.choices()))
+        if g.current_seat is not None:
+            games.append(g)
+    clock = time.process_time
+    start = clock()
+    for _ in range(10):
+        for g in games:
+            g.copy()
+    copy_us = (clock() - start) / (10 * len(games)) * 1e6
+    start = clock()
+    for _ in range(10):
+        for g in games:
+            g.sample(g.current_seat, rng)
+    sample_us = (clock() - start) / (10 * len(games)) * 1e6
+    return copy_us, sample_us
 
 
 def legal_actions_by_table(kind: str, players: int, games: int, top: int = 10) -> None:
@@ -107,13 +155,21 @@ def main() -> None:
         "--table-games", type=int, default=300, help="games for the table timing (0: skip)"
     )
     args = parser.parse_args()
-    print(f"{'game':<10}{'players':>8}{'deals/s':>12}{'µs/action':>12}{'deals':>9}")
+    print(
+        f"{'game':<10}{'players':>8}{'play deals/s':>14}{'µs/action':>11}"
+        f"{'fast deals/s':>14}{'copy µs':>9}{'sample µs':>11}"
+    )
     for kind, cls in engine.GAMES.items():
         if args.kind and kind != args.kind:
             continue
         for players in cls.player_counts:
-            rate, per_action, deals = run(kind, players, args.seconds)
-            print(f"{kind:<10}{players:>8}{rate:>12,.0f}{per_action:>12.2f}{deals:>9,}")
+            rate, per_action, _ = run(kind, players, args.seconds)
+            fast, _ = run_fast(kind, players, args.seconds)
+            copy_us, sample_us = copy_and_sample(kind, players)
+            print(
+                f"{kind:<10}{players:>8}{rate:>14,.0f}{per_action:>11.2f}"
+                f"{fast:>14,.0f}{copy_us:>9.1f}{sample_us:>11.1f}"
+            )
     for kind, cls in engine.GAMES.items():
         if args.table_games <= 0 or (args.kind and kind != args.kind):
             continue

@@ -1,64 +1,163 @@
-"""``python -m bot``: long polling, or a webhook when ``WEBHOOK_URL`` is set.
+"""``python -m bot``: long polling, or a webhook when ``WEBHOOK_URL`` is set;
+``python -m bot backup PATH``: a consistent copy of the live database.
 
-A missing or malformed setting, or a database newer than this code, stops the program with one
-line on stderr and exit status 2, never a traceback.
+Every start-up fault stops the program with one line on stderr and exit status 2, never a
+traceback: a missing or malformed setting, a database that cannot be used (a directory,
+read-only, not creatable, damaged: left as it is) or newer than this code, a token Telegram
+refuses. A Bot API that cannot be reached is said in one line and tried again with back-off.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
-from telegram import Update
 from telegram.error import BadRequest, InvalidToken, NetworkError
+from telegram.ext import Application
 
 from bot.app import build_application
-from bot.settings import Settings, settings_error_line
-from bot.storage import SchemaTooNew
+from bot.intake import ALLOWED_UPDATES
+from bot.settings import DatabaseSettings, Settings, settings_error_line
+from bot.storage import DatabaseUnusable, SchemaTooNew, Storage, backup
+
+log = logging.getLogger("bot")
+
+# Seconds between two attempts to reach the Bot API at start-up: doubled up to the cap.
+CONNECT_FIRST_WAIT = 1.0
+CONNECT_MAX_WAIT = 30.0
 
 
-def main() -> int:
-    """Read the settings, build the application, run until interrupted."""
+class StartupError(Exception):
+    """A fault that stops the start-up; its message is the one line to print."""
+
+
+def read_settings(kind: type[Settings] | type[DatabaseSettings] = Settings) -> Any:
+    """The settings from the environment; StartupError naming every bad one."""
     try:
-        settings = Settings()
+        return kind()
     except ValidationError as exc:
-        print(settings_error_line(exc), file=sys.stderr)
-        return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    # httpx logs every request at INFO, token included in the URL.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+        raise StartupError(settings_error_line(exc)) from None
+
+
+async def prepare_database(settings: Settings) -> str | None:
+    """Open the database once before anything else (schema up to date, or a StartupError that
+    says what is wrong with which file); return the webhook's secret in webhook mode: the
+    configured one, or one generated at the first start and kept in the database."""
+    try:
+        storage = await Storage.open(settings.database_path)
+    except (DatabaseUnusable, SchemaTooNew) as exc:
+        raise StartupError(f"database error: {exc}") from None
+    try:
+        if not settings.webhook_url:
+            return None
+        if settings.webhook_secret is not None:
+            return settings.webhook_secret.get_secret_value()
+        return await storage.webhook_secret()
+    finally:
+        await storage.close()
+
+
+async def connect(application: Application) -> None:
+    """Reach the Bot API (``getMe``), trying again with back-off while it cannot be reached:
+    said once in the log, and once more when it answers. A refused token is a StartupError."""
+    wait = CONNECT_FIRST_WAIT
+    failed = False
+    while True:
+        try:
+            await application.initialize()
+        except InvalidToken:
+            raise StartupError(
+                "configuration error: TELEGRAM_BOT_TOKEN was refused by Telegram"
+            ) from None
+        except NetworkError as exc:
+            if not failed:
+                log.warning("cannot reach the Bot API (%s); trying again with back-off", exc)
+                failed = True
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, CONNECT_MAX_WAIT)
+            continue
+        if failed:
+            log.warning("the Bot API answers again")
+        return
+
+
+def run(settings: Settings, secret: str | None) -> None:
+    """Build the application and run it until interrupted (polling or webhook)."""
     application = build_application(settings)
+    asyncio.get_event_loop().run_until_complete(connect(application))
     try:
         if settings.webhook_url:
             path = urlsplit(settings.webhook_url).path.lstrip("/")
-            secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
             application.run_webhook(
                 listen=settings.webhook_listen,
                 port=settings.port,
                 url_path=path,
                 webhook_url=settings.webhook_url,
                 secret_token=secret,
-                allowed_updates=Update.ALL_TYPES,
+                allowed_updates=ALLOWED_UPDATES,
             )
         else:
-            application.run_polling(allowed_updates=Update.ALL_TYPES)
-    except SchemaTooNew as exc:
-        print(f"database error: {exc}", file=sys.stderr)
-        return 2
+            application.run_polling(allowed_updates=ALLOWED_UPDATES)
+    except (SchemaTooNew, DatabaseUnusable) as exc:
+        raise StartupError(f"database error: {exc}") from None
     except InvalidToken:
-        print("configuration error: TELEGRAM_BOT_TOKEN was refused by Telegram", file=sys.stderr)
-        return 2
+        raise StartupError(
+            "configuration error: TELEGRAM_BOT_TOKEN was refused by Telegram"
+        ) from None
     except BadRequest as exc:
-        print(f"Telegram refused the bot's setup: {exc.message}", file=sys.stderr)
+        raise StartupError(f"Telegram refused the bot's setup: {exc.message}") from None
+
+
+def run_backup(argv: list[str]) -> int:
+    """``backup PATH``: copy the database named by ``DATABASE_PATH`` to PATH."""
+    if len(argv) != 1:
+        print("usage: python -m bot backup PATH", file=sys.stderr)
         return 2
-    except NetworkError as exc:
-        print(f"network error: cannot reach the Bot API ({exc})", file=sys.stderr)
+    try:
+        settings = read_settings(DatabaseSettings)
+        games = backup(settings.database_path, Path(argv[0]))
+    except StartupError as exc:
+        print(exc, file=sys.stderr)
         return 2
+    except DatabaseUnusable as exc:
+        print(f"backup error: {exc}", file=sys.stderr)
+        return 2
+    print(f"backed up {settings.database_path} to {argv[0]} ({games} games)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Read the settings, check the database, reach Telegram, run until interrupted."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["backup"]:
+        return run_backup(argv[1:])
+    if argv:
+        print("usage: python -m bot [backup PATH]", file=sys.stderr)
+        return 2
+    try:
+        settings = read_settings()
+        logging.basicConfig(
+            level=settings.log_level,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+        # httpx logs every request at INFO, token included in the URL.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
+        # The job queue's scheduler tells of every job added before it starts.
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        secret = loop.run_until_complete(prepare_database(settings))
+        run(settings, secret)
+    except StartupError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 

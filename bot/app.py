@@ -20,9 +20,8 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     Update,
 )
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -30,14 +29,17 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import computers, inline_play, language, lobby, play, reference, results, timers
 from bot.callbacks import Callback, MalformedCallback, Op
 from bot.chat_settings import user_lang
+from bot.fairness import ChatFairProcessor, ChatRateLimiter
 from bot.i18n import Translator
+from bot.intake import TolerantBot, drop_senderless
 from bot.live import Games
 from bot.messenger import Messenger
 from bot.render import Renderer
@@ -120,8 +122,15 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log every unexpected error; answer the press, if any, so the button stops spinning."""
-    log.error("error handling an update", exc_info=context.error)
+    """Log every unexpected error; answer the press, if any, so the button stops spinning.
+    Telegram being unreachable, or a press answered too late, is a warning, not a bug."""
+    error = context.error
+    if isinstance(error, NetworkError) or (
+        isinstance(error, BadRequest) and "query is too old" in error.message.lower()
+    ):
+        log.warning("could not handle an update: %s", error)
+        return
+    log.error("error handling an update", exc_info=error)
     if isinstance(update, Update) and update.callback_query is not None:
         svc = context.application.bot_data.get("services")
         if svc is None:
@@ -132,7 +141,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def register(application: Application) -> None:
-    """The core handlers: lobby, private start, play, and the callback router."""
+    """The core handlers: lobby, private start, play, and the callback router (after the
+    check that stops updates without a sender)."""
+    application.add_handler(TypeHandler(Update, drop_senderless), group=-1)
     application.add_handler(CommandHandler(["nuova", "new"], lobby.cmd_new))
     application.add_handler(CommandHandler("start", lobby.cmd_start))
     application.add_handler(CommandHandler(["mano", "hand"], play.cmd_hand))
@@ -231,26 +242,12 @@ def build_application(
 
     builder = (
         ApplicationBuilder()
-        .token(settings.token)
-        .rate_limiter(
-            AIORateLimiter(
-                overall_max_rate=settings.overall_max_rate,
-                group_max_rate=settings.group_max_rate,
-                max_retries=settings.max_retries,
-            )
-        )
-        .concurrent_updates(32)
+        .bot(make_bot(settings, request, get_updates_request))
+        .concurrent_updates(make_processor(tr))
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
     )
-    urls = settings.api_base_urls()
-    if urls is not None:
-        builder = builder.base_url(urls[0]).base_file_url(urls[1])
-    if request is not None:
-        builder = builder.request(request)
-    if get_updates_request is not None:
-        builder = builder.get_updates_request(get_updates_request)
     application = builder.build()
     application.bot_data["settings"] = settings
     application.bot_data["translator"] = tr
@@ -258,6 +255,47 @@ def build_application(
         feature(application)
     application.add_error_handler(on_error)
     return application
+
+
+def make_bot(
+    settings: Settings,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+) -> TolerantBot:
+    """The bot's Bot API client: updates read one by one (``bot.intake``), calls paced per chat
+    (``bot.fairness``); ``request`` and ``get_updates_request`` replace the HTTP layer."""
+    urls = settings.api_base_urls() or (
+        "https://api.telegram.org/bot",
+        "https://api.telegram.org/file/bot",
+    )
+    return TolerantBot(
+        settings.token,
+        base_url=urls[0],
+        base_file_url=urls[1],
+        request=request or HTTPXRequest(connection_pool_size=256),
+        get_updates_request=get_updates_request or HTTPXRequest(connection_pool_size=1),
+        rate_limiter=ChatRateLimiter(
+            overall_max_rate=settings.overall_max_rate,
+            group_max_rate=settings.group_max_rate,
+            max_retries=settings.max_retries,
+        ),
+    )
+
+
+def make_processor(tr: Translator) -> ChatFairProcessor:
+    """Updates run concurrently, each chat within its share; a press beyond it is answered."""
+    processor = ChatFairProcessor()
+
+    async def answer_dropped(update: Update) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        lang = tr.resolve(query.from_user.language_code if query.from_user else None)
+        with contextlib.suppress(TelegramError):
+            await query.answer(tr.get(lang, "alert-flood"))
+
+    processor.on_dropped = answer_dropped
+    return processor
 
 
 async def reload_games(svc: Services) -> None:

@@ -14,6 +14,7 @@ from enum import StrEnum
 from telegram.constants import InlineKeyboardButtonLimit
 
 MAX_BYTES = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA
+MAX_DIGITS = 18
 
 
 class Op(StrEnum):
@@ -73,7 +74,11 @@ class Callback:
     @classmethod
     def parse(cls, data: str | None) -> Callback:
         """Decode callback data; MalformedCallback when it is not ours."""
-        if not data or len(data.encode()) > MAX_BYTES:
+        try:
+            size = len(data.encode()) if data else 0
+        except UnicodeEncodeError:  # a lone surrogate: no button of ours carries one
+            raise MalformedCallback(data) from None
+        if not size or size > MAX_BYTES:
             raise MalformedCallback(data)
         parts = data.split(":", 3)
         if len(parts) != 4:
@@ -84,6 +89,9 @@ class Callback:
             raise MalformedCallback(data)
         # isdigit accepts non-ASCII digits; int() of them is fine but keep the codec ASCII-only.
         if not (game_id.isascii() and move.isascii()):
+            raise MalformedCallback(data)
+        # Ids and move numbers are SQLite integers (below 2**63): 18 digits always fit.
+        if len(game_id) > MAX_DIGITS or len(move) > MAX_DIGITS:
             raise MalformedCallback(data)
         return cls(op, int(game_id), int(move), arg)
 

@@ -5,8 +5,10 @@
   player seated; only the lobby's creator may use them.
 - A listener of every game schedules the move of a computer player whose turn it is, after a
   short pause (``computer_pause`` in the settings) so that people can follow the table. The
-  choice comes from ``engine.ai.choose`` with that seat's view only; the hard level searches in a
-  worker thread so that the event loop keeps serving the other games. The move goes through
+  choice comes from ``engine.ai.choose`` with that seat's view (and a copy of the game, which
+  its searches only ask for the engine's samples, every card hidden from the seat dealt again);
+  the hard level searches in a worker thread so that the event loop keeps serving the other
+  games. The move goes through
   ``play.perform``, so a game that moved on (cancelled, reloaded) refuses it harmlessly.
 - After a restart the reload calls the listeners of every game in progress: a computer player
   whose turn it is plays.
@@ -87,13 +89,22 @@ class Computers:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def choose(self, view: dict[str, Any], legal: list[str], level: str, rng: random.Random) -> str:
+    def choose(
+        self,
+        view: dict[str, Any],
+        legal: list[str],
+        level: str,
+        rng: random.Random,
+        game: engine.Game | None = None,
+    ) -> str:
         """The computer player's action (any legal action for a game without computer players,
-        which the lobby does not seat, e.g. a database written by another version)."""
+        which the lobby does not seat, e.g. a database written by another version). ``game``, a
+        copy of the game the view comes from, lets the searches deal their worlds with the
+        engine's sample (they never read its hidden cards)."""
         if not available(view.get("kind")) or level not in LEVELS:
             log.warning("no computer player %r for %r: a random legal action", level, view["kind"])
             return rng.choice(legal)
-        return engine.ai.choose(view, legal, level, rng, self.budget_ms)
+        return engine.ai.choose(view, legal, level, rng, self.budget_ms, game=game)
 
     async def _play(self, game_id: int, seat: int, move: int, level: str) -> None:
         try:
@@ -109,12 +120,14 @@ class Computers:
                 view = game.view(seat)
                 legal = game.legal_actions(seat)
                 seed = live.row.seed
+                # The search works on its own copy: the live game may move on meanwhile.
+                snapshot = game.copy()
             # The same game and move always get the same choice (replays, tests).
             rng = random.Random(f"{seed}:{move}")
             if level in THREADED_LEVELS:
-                code = await asyncio.to_thread(self.choose, view, legal, level, rng)
+                code = await asyncio.to_thread(self.choose, view, legal, level, rng, snapshot)
             else:
-                code = self.choose(view, legal, level, rng)
+                code = self.choose(view, legal, level, rng, snapshot)
             # A game that moved on or closed meanwhile refuses the move: nothing to play.
             with contextlib.suppress(engine.IllegalAction, StaleMove):
                 await play.perform(self.svc, live, seat, code, move=move)

@@ -44,9 +44,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A pass that fails because Telegram cannot be reached is tried again RETRIES times in its task,
+# RETRY_DELAY seconds apart; then later on its own, after a back-off that doubles up to
+# RETRY_CAP seconds. As soon as any pass succeeds (Telegram answers again), the games waiting
+# are brought up to date at once: an outage costs a few seconds after it ends, not a minute.
 RETRIES = 3
-RETRY_DELAY = 1.0
-RETRY_LATER = 60.0  # after RETRIES failures in a row, one more pass this much later
+RETRY_DELAY = 0.5
+RETRY_CAP = 4.0
 # ``/tavolo`` brings a table down at most this often (seconds): each time costs two group calls.
 BRING_DOWN_AGAIN = 5.0
 
@@ -73,6 +77,8 @@ class Renderer:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._later: dict[int, asyncio.TimerHandle] = {}
+        self._backoff: dict[int, float] = {}  # game id -> its next wait once put off for later
+        self._closing = False
         self._last_group: dict[int, float] = {}  # chat id -> loop time of its latest call
         self._hurry = 0  # flushes under way: no window holds an edit
         self._acting: set[int] = set()  # games whose table shows buttons of the player to act
@@ -106,6 +112,7 @@ class Renderer:
 
     async def close(self) -> None:
         """Drop the passes put off for later, then show the running ones at once."""
+        self._closing = True
         for handle in self._later.values():
             handle.cancel()
         self._later.clear()
@@ -122,6 +129,7 @@ class Renderer:
                     if private:
                         self._dirty.discard(game_id)
                         await self.render_private(game_id)
+                        self._answered_again(game_id)
                     if game_id not in self._group_dirty:
                         continue
                     private = False
@@ -134,27 +142,48 @@ class Renderer:
                     self._group_dirty.discard(game_id)
                     await self.render_group(game_id)
                     failures = 0
+                    self._answered_again(game_id)
                 except NetworkError as exc:  # timeouts included: try again a little later
                     failures += 1
-                    log.warning("rendering game %s failed (%s), attempt %d", game_id, exc, failures)
+                    (self._dirty if private else self._group_dirty).add(game_id)
                     if failures < RETRIES:
-                        (self._dirty if private else self._group_dirty).add(game_id)
+                        log.info(
+                            "rendering game %s failed (%s), attempt %d", game_id, exc, failures
+                        )
                         await asyncio.sleep(RETRY_DELAY)
-                    elif game_id not in self._later:
+                    else:
                         # Telegram is unreachable for now: nothing else would bring a finished
                         # game's last message, so come back later on our own.
-                        self._later[game_id] = asyncio.get_running_loop().call_later(
-                            RETRY_LATER, self._retry_later, game_id
-                        )
+                        self._put_off(game_id, exc)
+                        return
                 except Exception:
                     log.exception("rendering game %s failed", game_id)
         finally:
             del self._tasks[game_id]
             self._wake.pop(game_id, None)
 
+    def _put_off(self, game_id: int, exc: Exception) -> None:
+        wait = self._backoff.get(game_id, RETRY_DELAY * 2)
+        if game_id not in self._backoff:
+            log.warning("cannot bring game %s up to date (%s); trying again later", game_id, exc)
+        self._backoff[game_id] = min(wait * 2, RETRY_CAP)
+        if game_id not in self._later and not self._closing:
+            self._later[game_id] = asyncio.get_running_loop().call_later(
+                wait, self._retry_later, game_id
+            )
+
+    def _answered_again(self, game_id: int) -> None:
+        """A pass succeeded: Telegram answers; the games put off for later go now."""
+        self._backoff.pop(game_id, None)
+        if not self._later:
+            return
+        for other, handle in list(self._later.items()):
+            handle.cancel()
+            self._retry_later(other)
+
     def _retry_later(self, game_id: int) -> None:
         self._later.pop(game_id, None)
-        self.refresh(game_id)
+        self.refresh(game_id, group=game_id in self._group_dirty)
 
     async def _group_wait(self, game_id: int) -> float:
         """Seconds the group's table edit waits for its group's window; 0 to go now."""

@@ -51,6 +51,11 @@ class Settings(BaseSettings):
             raise ValueError("expected the shape 123456:ABC-xyz given by @BotFather")
         return value
 
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _a_file(cls, value: object) -> object:
+        return _database_file(value)
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: object) -> object:
@@ -88,6 +93,24 @@ class Settings(BaseSettings):
         if root.endswith("/bot"):
             root = root[: -len("/bot")]
         return f"{root}/bot", f"{root}/file/bot"
+
+
+def _database_file(value: object) -> object:
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("is empty; name the database file, e.g. data/bot.sqlite3")
+    return value
+
+
+class DatabaseSettings(BaseSettings):
+    """The one setting ``python -m bot backup`` needs (no token: it does not talk to Telegram)."""
+
+    model_config = Settings.model_config
+    database_path: Path = Settings.model_fields["database_path"].default
+
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _a_file(cls, value: object) -> object:
+        return _database_file(value)
 
 
 def settings_error_line(exc: ValidationError) -> str:

@@ -1,8 +1,12 @@
 """SQLite storage: users, games (setup and action log), seats, and announcements still to send.
 
-One aiosqlite connection in WAL mode; every write runs in a ``BEGIN IMMEDIATE`` transaction
-behind one lock, so the bot is the single writer. The schema grows by numbered migrations
-recorded in ``schema_migrations``; a database newer than the code is refused.
+One aiosqlite connection in WAL mode with ``synchronous=FULL``: a commit has reached the disk
+when it returns, so an action whose press was answered survives a power cut (with ``NORMAL``, WAL
+syncs only at checkpoints and a power cut loses the commits since). Every write runs in a
+``BEGIN IMMEDIATE`` transaction behind one lock, so the bot is the single writer. The schema
+grows by numbered migrations recorded in ``schema_migrations``; a database newer than the code
+is refused, and so is one that cannot be used (a directory, read-only, damaged): never
+overwritten, reported in one line by ``DatabaseUnusable``.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -17,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import aiosqlite
 
@@ -149,6 +156,16 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
         records.MIGRATIONS[0][0],
         records.migration_statements(records.MIGRATIONS[0][1]),
     ),
+    (
+        5,
+        "the bot's own values kept across restarts (the webhook's secret)",
+        [
+            """CREATE TABLE bot_state (
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            )""",
+        ],
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -156,10 +173,51 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 # More writes to make inside a transaction of the storage (e.g. recording a finished game).
 Within = Callable[[aiosqlite.Connection], Awaitable[None]]
 OPEN_STATUSES = ("lobby", "active")
+# How a commit reaches the disk; FULL: it has when COMMIT returns (see the module's docstring).
+SYNCHRONOUS = "FULL"
+# SQLite stores integers in 64 bits: an id outside this range names no row.
+MAX_ID = 2**63 - 1
 
 
 class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of the bot."""
+
+
+class DatabaseUnusable(RuntimeError):
+    """The database file cannot be used as it is (its message says why, naming the path)."""
+
+
+def _unusable(path: Path, exc: BaseException) -> DatabaseUnusable:
+    """The one line that explains why SQLite refused the database at ``path``."""
+    text = " ".join(str(exc).split())  # one line, whatever SQLite's report
+    lower = text.lower()
+    if "readonly" in lower or "read-only" in lower:
+        why = "is read-only (the bot must write to it)"
+    elif "not a database" in lower or "malformed" in lower or "corrupt" in lower:
+        why = f"is damaged ({text}); it was left as it is: restore a backup (see the README)"
+    elif "unable to open" in lower:
+        why = "cannot be opened or created"
+    else:
+        why = f"cannot be used ({text})"
+    return DatabaseUnusable(f"{path} {why}")
+
+
+def _check_path(path: Path) -> None:
+    """Refuse a path that cannot hold the database file, before SQLite tries it."""
+    if path.is_dir():
+        raise DatabaseUnusable(f"{path} is a directory, not a database file")
+    parent = path.parent
+    for above in (parent, *parent.parents):
+        if above.exists():
+            if not above.is_dir():
+                raise DatabaseUnusable(f"{path} is under {above}, which is a file")
+            break
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnusable(
+            f"{path} cannot be created: {exc.strerror or exc} ({parent})"
+        ) from None
 
 
 class ChatBusy(Exception):
@@ -275,6 +333,42 @@ def _game_from_row(row: Sequence[Any]) -> GameRow:
     )
 
 
+def backup(database: Path, target: Path) -> int:
+    """Copy the database at ``database`` to ``target`` while the bot may be running, with
+    SQLite's online backup: one read transaction, so the copy is one consistent moment of the
+    database, and the bot's writes go on meanwhile. The copy is checked, synced and renamed
+    into place (an existing ``target`` is replaced only by a complete copy). Returns the number
+    of games in the copy. Raise DatabaseUnusable when either file cannot be used."""
+    if not database.is_file():
+        raise DatabaseUnusable(f"{database} does not exist: there is nothing to back up")
+    if target.is_dir():
+        raise DatabaseUnusable(f"{target} is a directory; name the backup file")
+    _check_path(target)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        source = sqlite3.connect(f"file:{quote(str(database))}?mode=rw", uri=True)
+        try:
+            dest = sqlite3.connect(partial)
+            try:
+                source.backup(dest)
+                verdict = dest.execute("PRAGMA quick_check(1)").fetchone()[0]
+                if verdict != "ok":
+                    raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
+                games = dest.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            finally:
+                dest.close()
+        finally:
+            source.close()
+    except sqlite3.Error as exc:
+        partial.unlink(missing_ok=True)
+        raise _unusable(database, exc) from None
+    with open(partial, "rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(partial, target)
+    return games
+
+
 class Storage:
     """The bot's database: open with ``await Storage.open(path)``, close with ``close()``."""
 
@@ -284,21 +378,57 @@ class Storage:
 
     @classmethod
     async def open(cls, path: Path | str) -> Storage:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        Raise DatabaseUnusable when the file cannot be used (a directory, read-only, not a
+        database, damaged pages): it is checked before anything is written, and left as it is.
+        """
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+            _check_path(Path(path))
         try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise _unusable(Path(path), exc) from None
+        try:
+            # Read before anything is written: a damaged file is refused, never rewritten.
+            cur = await conn.execute("PRAGMA quick_check(1)")
+            verdict = (await cur.fetchone())[0]
+            if verdict != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
             await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA busy_timeout=5000")
             storage = cls(conn)
             await storage.migrate()
+            # A write now: a database the bot cannot write to is refused at start-up, not at
+            # the first press.
+            version = await storage.schema_version()
+            async with storage.transaction():
+                await conn.execute(f"PRAGMA user_version = {int(version)}")
+        except sqlite3.Error as exc:
+            await conn.close()
+            raise _unusable(Path(path), exc) from None
         except BaseException:
             await conn.close()
             raise
         return storage
+
+    async def state(self, key: str, default: str | None = None) -> str | None:
+        """A value the bot keeps across restarts, or ``default``."""
+        cur = await self.conn.execute("SELECT value FROM bot_state WHERE key = ?", (key,))
+        row = await cur.fetchone()
+        return row[0] if row is not None else default
+
+    async def webhook_secret(self) -> str:
+        """The webhook's secret token: generated at the first start in webhook mode, then kept
+        (Telegram sends it with every update; an update without it is refused)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT OR IGNORE INTO bot_state (key, value) VALUES ('webhook_secret', ?)",
+                (secrets.token_urlsafe(32),),
+            )
+        return await self.state("webhook_secret")
 
     async def close(self) -> None:
         """Close the connection."""
@@ -447,6 +577,8 @@ class Storage:
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """A game with its seats, or None."""
+        if not 0 <= game_id <= MAX_ID:
+            return None
         cur = await self.conn.execute(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
         )

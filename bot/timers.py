@@ -324,7 +324,7 @@ class Timers:
         legal = game.legal_actions(seat)
         rng = random.Random(live.game_id * 1_000_003 + game.move_number)
         try:
-            return engine.ai.choose(game.view(seat), legal, AI_LEVEL, rng=rng)
+            return engine.ai.choose(game.view(seat), legal, AI_LEVEL, rng=rng, game=game)
         except (ValueError, ImportError):
             return rng.choice(legal)
 

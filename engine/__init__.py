@@ -3,6 +3,28 @@
 The public surface is ``new_game``, ``load_game``, ``IllegalAction`` and ``SetupError``; a game
 object exposes ``current_seat``, ``legal_actions``, ``play``, ``view``, ``is_over``, ``winners``,
 ``scores`` and ``to_json``.
+
+For search (the computer players), a game also offers, with no need to touch any ``_`` name:
+
+- ``g.copy()``: an independent game in the same state; it continues exactly as ``g`` would, and
+  its ``to_json`` is ``g``'s.
+- ``g.sample(seat, rng)``: a copy in which every card hidden from ``seat`` is dealt again at
+  random, consistently with all ``seat`` knows: its own hand, the cards played, the hands shown
+  (a Cirulla knock or call, a Belòta declaration), the turned card (Belòta's, Briscola's
+  briscola, drawn last), a partner's hand seen in Briscola's look, the voids shown by play
+  (Belòta's obligations to follow, trump and overtrump), and how many cards each hand and the
+  stock hold. ``sample.view(seat) == g.view(seat)``; later deals come from a fresh seed.
+- The fast path, which skips events and checks and gives exactly the games ``play`` gives:
+  ``g.choices()`` lists the legal actions of the seat to act as small ints, in
+  ``legal_actions`` order (``g.action_code(a)`` and ``g.action_id(code)`` translate);
+  ``g.step(a)`` applies one; ``g.playout(rng, policy=None, deal_only=False)`` plays on to the end
+  of the game, or of the current deal, each action ``policy(g, choices, rng)`` or uniformly
+  random (``choices[int(rng.random() * len(choices))]``). ``g.deal_number`` counts the deals
+  dealt (a void or annulled deal counts), so a playout of one deal ends when it moves on.
+- Seats: ``engine.cards.partner(seat)``, ``engine.cards.side_of(seat, players)``,
+  ``engine.cards.next_seat(seat, players)``; ``g.side_of(seat)`` and ``g.sides``.
+- The trick winners: ``engine.briscola.trick_winner(cards, trump)`` (index in the trick) and
+  ``engine.belota.tables.trick_winner(cards, leader, trump)`` (the seat).
 """
 
 from __future__ import annotations

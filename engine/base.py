@@ -6,7 +6,7 @@ import hashlib
 import json
 import random
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import sides, validate_deck
@@ -112,6 +112,74 @@ class Game:
         """The game as JSON text: its setup and its actions."""
         return json.dumps({**self.setup(), "actions": self.actions}, separators=(",", ":"))
 
+    # -- search: copies, samples and the fast path ------------------------------------------
+    def copy(self) -> Game:
+        """An independent game in the same state: it continues exactly as this one would.
+
+        Playing on the copy leaves this game as it was; ``to_json`` of both is the same text.
+        """
+        new = object.__new__(type(self))
+        new.__dict__ = {k: _copied(v) for k, v in self.__dict__.items()}
+        return new
+
+    def sample(self, seat: int, rng: random.Random) -> Game:
+        """A copy in which every card hidden from ``seat`` is dealt again at random.
+
+        The new deal is consistent with all that ``seat`` knows (see each game's ``sample``):
+        ``view(seat)`` of the sample equals ``view(seat)`` of this game. Later deals come from a
+        fresh seed drawn from ``rng``, so a sample's ``to_json`` does not replay to it.
+        """
+        raise NotImplementedError
+
+    def choices(self) -> list[int]:
+        """The legal actions of the seat to act as small ints, in ``legal_actions`` order."""
+        seat = self.current_seat
+        if seat is None:
+            return []
+        return [self.action_id(code) for code in self.legal_actions(seat)]
+
+    def step(self, action: int) -> None:
+        """Apply an action of ``choices()`` for the seat to act, with no events and no checks.
+
+        The game goes exactly as ``play(current_seat, action_code(action))`` would take it (the
+        action log included); an action not in ``choices()`` leaves the game in an undefined state.
+        """
+        seat = self.current_seat
+        assert seat is not None
+        self.play(seat, self.action_code(action))
+
+    def action_code(self, action: int) -> str:
+        """The action code (as ``legal_actions`` lists it) of a ``choices()`` action."""
+        raise NotImplementedError
+
+    def action_id(self, code: str) -> int:
+        """The ``choices()`` int of a legal action code of the seat to act."""
+        raise NotImplementedError
+
+    def playout(
+        self,
+        rng: random.Random,
+        policy: Callable[[Game, list[int], random.Random], int] | None = None,
+        deal_only: bool = False,
+    ) -> None:
+        """Play to the end of the game (or of the current deal, ``deal_only``) on the fast path.
+
+        Each action is ``policy(game, choices, rng)`` (one of ``choices``), or uniformly random
+        when there is no policy: ``choices[int(rng.random() * len(choices))]``.
+        """
+        deal = self.deal_number
+        while self.current_seat is not None and not (deal_only and self.deal_number != deal):
+            acts = self.choices()
+            if policy is None:
+                self.step(acts[int(rng.random() * len(acts))])
+            else:
+                self.step(policy(self, acts, rng))
+
+    @property
+    def deal_number(self) -> int:
+        """The deal (hand) being played, from 1; a deal scored moves it on (and a void deal)."""
+        return self.deck_count
+
     def _check_turn(self, seat: int) -> None:
         """Raise IllegalAction unless ``seat`` is the seat to act."""
         turn = self.current_seat
@@ -119,6 +187,16 @@ class Game:
             raise IllegalAction("game_over")
         if seat != turn:
             raise IllegalAction("not_your_turn", f"seat {seat} played, seat {turn} is to act")
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a state attribute: lists and dicts (and the lists inside them) are copied."""
+    t = type(value)
+    if t is list:
+        return [v[:] if type(v) is list else v for v in value]
+    if t is dict:
+        return {k: v[:] if type(v) is list else v for k, v in value.items()}
+    return value
 
 
 def seeded_shuffle(cards: Sequence[str], key: str) -> list[str]:

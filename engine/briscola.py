@@ -7,12 +7,14 @@ is the last card drawn. A deal (raggio) is worth 120 points; 61 wins it, 60-60 i
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
 
 from engine.base import Game, register
-from engine.cards import PACK_40, SUITS
+from engine.cards import PACK_40, SUITS, partner
 from engine.errors import IllegalAction
 from engine.rules import HouseRules
 
@@ -22,6 +24,8 @@ POINTS = {"A": 11, "3": 10, "K": 4, "Q": 3, "J": 2}
 CARD_STRENGTH = {c: STRENGTH[c[0]] for c in PACK_40}
 CARD_POINTS = {c: POINTS.get(c[0], 0) for c in PACK_40}
 PEEK = "peek"
+CARD_ID = {c: i for i, c in enumerate(PACK_40)}
+PEEK_ID = len(PACK_40)
 
 
 class BriscolaRules(HouseRules):
@@ -81,6 +85,8 @@ class Briscola(Game):
         self.dealer = self.first_dealer
         self.over = False
         self.winner_seats: list[int] = []
+        # The last trick taken in the match: leader, cards, taker, points, cards left in stock.
+        self.last: tuple[int, list[str], int, int, int] | None = None
         self._start_deal()
 
     # -- dealing ---------------------------------------------------------------------------
@@ -103,7 +109,6 @@ class Briscola(Game):
         self.trick: list[str] = []
         self.leader = first
         self.turn: int | None = first
-        self.last_trick: dict[str, Any] | None = None
         self.points = [0] * len(self.sides)
         self.piles: list[list[str]] = [[] for _ in self.sides]
         self.deal_start = len(self.actions)
@@ -154,41 +159,116 @@ class Briscola(Game):
         hand = self.hands[seat]
         if code not in hand:
             if code == PEEK:
-                return self._peek(seat)
+                self._check_peek(seat)
+                self._peek(seat)
+                return [{"type": "peek", "seat": seat, "partner": partner(seat)}]
             if isinstance(code, str) and code in CARD_POINTS:
                 raise IllegalAction("card_not_in_hand", code)
             raise IllegalAction("unknown_action", repr(code))
-        hand.remove(code)
-        self.actions.append(code)
-        trick = self.trick
-        trick.append(code)
         events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": code}]
-        n = self.players
-        if len(trick) < n:
-            self.turn = (seat + 1) % n
-            return events
-        return self._finish_trick(events)
+        deal = self.deal
+        if self._put(seat, hand.index(code)):
+            events.append(self._trick_event())
+            if self.deal != deal or self.over:
+                events.append(dict(self.deal_results[-1]))
+                if self.over:
+                    events.append(self._game_over_event())
+                else:
+                    started = {"type": "deal_started", "deal": self.deal, "dealer": self.dealer}
+                    events.append(started)
+        return events
 
-    def _peek(self, seat: int) -> list[dict[str, Any]]:
+    # -- the fast path -----------------------------------------------------------------------
+    def choices(self) -> list[int]:
+        """The legal actions as ints: a card's index in ``PACK_40``, ``PEEK_ID`` for the look."""
+        seat = self.turn
+        if seat is None:
+            return []
+        acts = [CARD_ID[c] for c in self.hands[seat]]
+        if self.peek_open and seat not in self.peeked:
+            acts.append(PEEK_ID)
+        return acts
+
+    def step(self, action: int) -> None:
+        """Play a card of ``choices()`` (or the look), without events or checks."""
+        seat = self.turn
+        assert seat is not None
+        if action == PEEK_ID:
+            self._peek(seat)
+        else:
+            self._put(seat, self.hands[seat].index(PACK_40[action]))
+
+    def action_code(self, action: int) -> str:
+        """The code of a ``choices()`` action."""
+        return PEEK if action == PEEK_ID else PACK_40[action]
+
+    def action_id(self, code: str) -> int:
+        """The ``choices()`` int of an action code."""
+        return PEEK_ID if code == PEEK else CARD_ID[code]
+
+    def playout(
+        self,
+        rng: random.Random,
+        policy: Callable[[Game, list[int], random.Random], int] | None = None,
+        deal_only: bool = False,
+    ) -> None:
+        """Play on with ``policy`` (uniformly random by default) to the end of the game (deal)."""
+        if policy is not None:
+            super().playout(rng, policy, deal_only)
+            return
+        random_ = rng.random
+        deal = self.deal
+        put = self._put
+        while True:
+            seat = self.turn
+            if seat is None:
+                return
+            k = len(self.hands[seat])
+            if self.peek_open and seat not in self.peeked:
+                i = int(random_() * (k + 1))
+                if i == k:
+                    self._peek(seat)
+                    continue
+            else:
+                i = int(random_() * k)
+            if put(seat, i) and deal_only and self.deal != deal:
+                return
+
+    # -- the rules -------------------------------------------------------------------------
+    def _check_peek(self, seat: int) -> None:
         if not self.peek_rule:
             raise IllegalAction("peek_not_allowed", "partner_peek is off or not four players")
         if seat in self.peeked:
             raise IllegalAction("peek_used", "each player looks once per deal")
         if not self.peek_open:
             raise IllegalAction("peek_not_now", "outside the window of the partner look")
-        self.peeked[seat] = sorted(self.hands[(seat + 2) % 4], key=_sort_key)
-        self.actions.append(PEEK)
-        return [{"type": "peek", "seat": seat, "partner": (seat + 2) % 4}]
 
-    def _finish_trick(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _peek(self, seat: int) -> None:
+        self.peeked[seat] = sorted(self.hands[partner(seat)], key=_sort_key)
+        self.actions.append(PEEK)
+
+    def _put(self, seat: int, index: int) -> bool:
+        """Play the card at ``index`` in ``seat``'s hand; True when it closes a trick."""
+        code = self.hands[seat].pop(index)
+        self.actions.append(code)
+        trick = self.trick
+        trick.append(code)
+        n = self.players
+        if len(trick) < n:
+            self.turn = (seat + 1) % n
+            return False
+        self._finish_trick()
+        return True
+
+    def _finish_trick(self) -> None:
+        """Settle the trick: its taker, its points, the draw, then the next lead or the deal."""
         n = self.players
         trick = self.trick
         leader = self.leader
         pts = 0
         for c in trick:
             pts += CARD_POINTS[c]
-        best = trick_winner(trick, self.trump)
-        w = (leader + best) % n
+        w = (leader + trick_winner(trick, self.trump)) % n
         side = w % 2 if n == 4 else w
         self.points[side] += pts
         self.piles[side] += trick
@@ -203,62 +283,123 @@ class Briscola(Game):
             self.drawn = drawn
             if self.peek_rule:
                 self.peek_open = self.peek_window()
-        won = {
-            "type": "trick_won",
-            "seat": w,
-            "leader": leader,
-            "cards": trick,
-            "points": pts,
-            "stock": self.stock_size - drawn,
-        }
-        self.last_trick = won
-        events.append(won)
+        self.last = (leader, trick, w, pts, self.stock_size - drawn)
         self.trick = []
         self.leader = w
         if self.hands[w]:
             self.turn = w
-            return events
-        return self._score_deal(events)
+        else:
+            self._score_deal()
 
-    def _score_deal(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The last trick taken in this deal: leader, cards, the seat that took it, its points."""
+        if self.last is None or not self.tricks_played:
+            return None
+        leader, cards, seat, points, _ = self.last
+        return {"leader": leader, "cards": list(cards), "seat": seat, "points": points}
+
+    def _trick_event(self) -> dict[str, Any]:
+        assert self.last is not None
+        leader, cards, seat, points, stock = self.last
+        return {
+            "type": "trick_won",
+            "seat": seat,
+            "leader": leader,
+            "cards": list(cards),
+            "points": points,
+            "stock": stock,
+        }
+
+    def _score_deal(self) -> None:
         pts = self.points
-        best = max(pts)
         if len(pts) == 2:
             deal_winners = [] if pts[0] == pts[1] else [0 if pts[0] > pts[1] else 1]
         else:
+            best = max(pts)
             deal_winners = [s for s, p in enumerate(pts) if p == best]
         for s in deal_winners:
             self.deals_won[s] += 1
-        result = {
-            "type": "deal_scored",
-            "deal": self.deal,
-            "points": list(pts),
-            "winners": deal_winners,
-            "deals_won": list(self.deals_won),
-            "draw": not deal_winners,
-        }
-        self.deal_results.append(result)
-        events.append(result)
+        self.deal_results.append(
+            {
+                "type": "deal_scored",
+                "deal": self.deal,
+                "points": list(pts),
+                "winners": deal_winners,
+                "deals_won": list(self.deals_won),
+                "draw": not deal_winners,
+            }
+        )
         match_sides = [s for s, k in enumerate(self.deals_won) if k >= self.raggi]
         if match_sides or self.raggi == 1:
             self.over = True
             self.turn = None
             self.winner_seats = sorted(seat for s in match_sides for seat in self.sides[s])
-            losers = [k for s, k in enumerate(self.deals_won) if s not in match_sides]
-            events.append(
-                {
-                    "type": "game_over",
-                    "winners": list(self.winner_seats),
-                    "scores": list(self.deals_won),
-                    # A match won N-0: "J'han ciapâ capòt".
-                    "capot": self.raggi > 1 and bool(match_sides) and not any(losers),
-                }
-            )
-            return events
+            return
         self.dealer = (self.dealer + 1) % self.players
         self._start_deal()
-        events.append({"type": "deal_started", "deal": self.deal, "dealer": self.dealer})
-        return events
+
+    def _game_over_event(self) -> dict[str, Any]:
+        won = [s for s, k in enumerate(self.deals_won) if k >= self.raggi]
+        losers = [k for s, k in enumerate(self.deals_won) if s not in won]
+        return {
+            "type": "game_over",
+            "winners": list(self.winner_seats),
+            "scores": list(self.deals_won),
+            # A match won N-0: "J'han ciapâ capòt".
+            "capot": self.raggi > 1 and bool(won) and not any(losers),
+        }
+
+    # -- sampling --------------------------------------------------------------------------
+    def sample(self, seat: int, rng: random.Random) -> Briscola:
+        """A copy with every card hidden from ``seat`` dealt again at random.
+
+        What ``seat`` knows stays: its hand, every card played, the briscola card (at the bottom
+        of the stock, or in the hand of the last player who drew it), its partner's hand as the
+        look showed it (those cards not played since), how many cards each hand and the stock
+        hold. There are no obligations in Briscola, so play shows no voids. Another player's
+        look is redone on the new hands: the cards seen then and still held are drawn from the
+        partner's new hand.
+        """
+        g = self.copy()
+        n = self.players
+        hands = g.hands
+        known: set[str] = set(hands[seat])
+        bc = self.briscola_card
+        known.add(bc)
+        mate = partner(seat) if n == 4 else -1
+        if seat in self.peeked:
+            known.update(c for c in self.peeked[seat] if c in hands[mate])
+        pool = [c for p in range(n) if p != seat for c in hands[p] if c not in known]
+        stock = g.stock
+        hidden_stock = [i for i in range(g.drawn, g.stock_size) if stock[i] not in known]
+        pool += [stock[i] for i in hidden_stock]
+        rng.shuffle(pool)
+        k = 0
+        for p in range(n):
+            if p == seat:
+                continue
+            hand = hands[p]
+            for i, c in enumerate(hand):
+                if c not in known:
+                    hand[i] = pool[k]
+                    k += 1
+        for i in hidden_stock:
+            stock[i] = pool[k]
+            k += 1
+        for o, seen in self.peeked.items():
+            if o in (seat, mate):
+                continue  # the seat's own look, or its partner's look at the seat's hand
+            # The look at o's partner: the cards seen then and played since, and as many of
+            # the partner's cards still held, taken at random from its new hand.
+            q = partner(o)
+            old = self.hands[q]
+            played = [c for c in seen if c not in old]
+            held = [c for c in hands[q] if c != bc or bc in seen]
+            kept = rng.sample(held, min(len(held), len(seen) - len(played)))
+            g.peeked[o] = sorted(played + kept, key=_sort_key)
+        g.seed = rng.getrandbits(63)
+        return g
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Public state plus ``seat``'s own hand and, inside the peek window, its look."""
@@ -280,7 +421,7 @@ class Briscola(Game):
             "stock": self.stock_size - self.drawn,
             "trick": [{"seat": (self.leader + i) % n, "card": c} for i, c in enumerate(self.trick)],
             "leader": self.leader,
-            "last_trick": _public_trick(self.last_trick),
+            "last_trick": self.last_trick,
             "played": [a for a in self.actions[self.deal_start :] if a != PEEK],
             "tricks_played": self.tricks_played,
             "scores": list(self.deals_won),
@@ -304,9 +445,3 @@ class Briscola(Game):
 
 def _sort_key(card: str) -> tuple[int, int]:
     return (SUITS.index(card[1]), -CARD_STRENGTH[card])
-
-
-def _public_trick(won: dict[str, Any] | None) -> dict[str, Any] | None:
-    if won is None:
-        return None
-    return {k: won[k] for k in ("leader", "cards", "seat", "points")}

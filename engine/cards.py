@@ -67,6 +67,11 @@ def validate_deck(deck: Sequence[str], pack: Sequence[str]) -> list[str]:
     return cards
 
 
+def next_seat(seat: int, players: int) -> int:
+    """The seat that plays after ``seat`` (play goes from seat ``s`` to seat ``s + 1``)."""
+    return (seat + 1) % players
+
+
 def partner(seat: int) -> int:
     """The partner of a seat in a four-player game (partners sit opposite)."""
     return (seat + 2) % 4

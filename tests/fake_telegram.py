@@ -21,12 +21,13 @@ import email
 import email.policy
 import hashlib
 import json
+import math
 import re
 import select
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -103,6 +104,9 @@ WEBHOOK_CONFLICT = (
     "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete "
     "the webhook first"
 )
+# Calls Telegram's flood control counts per group, and those it does not count at all.
+_GROUP_LIMITED = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+_UNLIMITED = frozenset({"getUpdates", "getMe", "answerCallbackQuery", "answerInlineQuery"})
 _DEFAULT_DESCRIPTIONS = {
     400: "Bad Request",
     401: "Unauthorized",
@@ -371,7 +375,16 @@ class _Outcome:
 
     @property
     def body(self) -> bytes:
-        return json.dumps(self.envelope, ensure_ascii=False).encode("utf-8")
+        return _json_bytes(self.envelope)
+
+
+def _json_bytes(envelope: Any) -> bytes:
+    """JSON as Telegram sends it: UTF-8, with a lone surrogate (which UTF-8 cannot carry)
+    written as its escape."""
+    try:
+        return json.dumps(envelope, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(envelope).encode("utf-8")
 
 
 def _ok(result: Any) -> _Outcome:
@@ -577,7 +590,10 @@ class FakeTelegram:
     commands, mentions and replies to it; the fake defaults to off), `strict_html` (reject a bare
     `&` or `>` in HTML text), `max_poll_seconds` (cap on a getUpdates long poll, so tests stay
     fast), `query_timeout` (seconds within which a callback or inline query must be answered; move
-    the clock with `advance`), `inline_feedback` (queue chosen_inline_result updates).
+    the clock with `advance`), `inline_feedback` (queue chosen_inline_result updates),
+    `flood_limits` (answer 429 with retry_after, as Telegram does, past `group_rate` messages a
+    minute in one group or `overall_rate` calls a second in all chats). `outage()` makes every
+    call fail for a while, as when the Bot API cannot be reached.
     """
 
     def __init__(
@@ -591,6 +607,9 @@ class FakeTelegram:
         max_poll_seconds: float = 1.0,
         query_timeout: float = 15.0,
         inline_feedback: bool = False,
+        flood_limits: bool = False,
+        group_rate: int = 20,
+        overall_rate: int = 30,
     ) -> None:
         """Create an empty world around one bot."""
         self._lock = threading.RLock()
@@ -611,6 +630,11 @@ class FakeTelegram:
         self.max_poll_seconds = max_poll_seconds
         self.query_timeout = query_timeout
         self.inline_feedback = inline_feedback
+        self.flood_limits = flood_limits
+        self.group_rate = group_rate
+        self.overall_rate = overall_rate
+        self._flood: dict[int | None, list[float]] = {}  # chat (None: all) -> recent call times
+        self._down: int | str | None = None  # the outage's error, while there is one
         self.calls: list[tuple[str, dict]] = []
         self.errors: list[FailedCall] = []
         self.internal_errors: list[BaseException] = []
@@ -621,6 +645,7 @@ class FakeTelegram:
         self.bot_texts: dict[tuple[str, str], str] = {}
         self.menu_buttons: dict[int | None, dict] = {}
         self.webhook_url = ""
+        self.webhook_secret = ""  # the secret_token Telegram would send with each update
         self._pending: list[dict] = []
         self._users: dict[int, _User] = {}
         self._chats: dict[int, _Chat] = {}
@@ -1142,6 +1167,22 @@ class FakeTelegram:
         with self._lock:
             return dict(self._chat_by_id(self._chat_id_of(chat)).data)
 
+    def raw_update(self, payload: dict) -> dict:
+        """Queue an update exactly as given (a shape the bot may not be able to read): its
+        update_id is set; returns it."""
+        with self._lock:
+            update = {"update_id": self._next_update, **payload}
+            self._next_update += 1
+            self.updates.append(update)
+            self._pending.append(update)
+            self._notify()
+            return copy.deepcopy(update)
+
+    def allowed_updates(self) -> list[str] | None:
+        """The update types the bot last asked getUpdates for (None: Telegram's default)."""
+        with self._lock:
+            return copy.deepcopy(self._allowed_updates)
+
     def pending_updates(self) -> list[dict]:
         """Updates queued and not yet confirmed by a getUpdates offset."""
         with self._lock:
@@ -1188,6 +1229,38 @@ class FakeTelegram:
                 name, error, description or "", parameters or None, match, times, applied
             )
             self._failures.append(rule)
+
+    @contextlib.contextmanager
+    def outage(self, error: int | str = 502) -> Iterator[None]:
+        """While inside, every call fails (getUpdates too) with `error`: an HTTP status (502,
+        as a proxy in front of an unreachable Bot API answers) or "timeout"."""
+        with self._lock:
+            self._down = error
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._down = None
+                self._notify()
+
+    def _check_flood(self, method: str, params: dict) -> None:
+        """Telegram's flood control: a group's messages per minute, the bot's calls per second."""
+        chat_id = params.get("chat_id")
+        if chat_id is None or method in _UNLIMITED:
+            return
+        now = time.monotonic()
+        if isinstance(chat_id, int) and chat_id < 0 and method in _GROUP_LIMITED:
+            recent = self._flood.setdefault(chat_id, [])
+            recent[:] = [t for t in recent if t > now - 60]
+            if len(recent) >= self.group_rate:
+                wait = max(1, math.ceil(recent[0] + 60 - now))
+                raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+            recent.append(now)
+        overall = self._flood.setdefault(None, [])
+        overall[:] = [t for t in overall if t > now - 1]
+        if len(overall) >= self.overall_rate:
+            raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+        overall.append(now)
 
     def _take_failure(self, method: str, params: dict) -> _Failure | None:
         for rule in self._failures:
@@ -1236,6 +1309,16 @@ class FakeTelegram:
             self.calls.append((name, dict(raw)))
             return self._failed(name, dict(raw), exc)
         self.calls.append((name, params))
+        if self._down is not None:
+            failure = _Failure(
+                name, self._down, _DEFAULT_DESCRIPTIONS.get(self._down, ""), None, None, 1, False
+            )
+            return self._injected(name, params, failure)
+        if self.flood_limits:
+            try:
+                self._check_flood(name, params)
+            except ApiError as exc:
+                return self._failed(name, params, exc)
         failure = self._take_failure(name, params)
         if failure is not None and not failure.applied:
             return self._injected(name, params, failure)
@@ -1705,6 +1788,7 @@ class FakeTelegram:
                 400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook"
             )
         self.webhook_url = url
+        self.webhook_secret = p.get("secret_token") or ""
         if p.get("drop_pending_updates"):
             self._pending.clear()
         return True
@@ -2209,7 +2293,7 @@ class _Handler(BaseHTTPRequestHandler):
         return dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True))
 
     def _send(self, status: int, envelope: dict | None) -> None:
-        body = json.dumps(envelope, ensure_ascii=False).encode("utf-8")
+        body = _json_bytes(envelope)
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")

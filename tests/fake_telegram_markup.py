@@ -32,7 +32,7 @@ class MarkupError(ValueError):
 
 def utf16_len(text: str) -> int:
     """Length of `text` in UTF-16 code units: the unit of entity offsets and of the limits."""
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 # TDLib's is_space: NUL counts, because its parsers read a NUL-terminated buffer.

@@ -11,20 +11,24 @@ briscola card stays at the bottom of the stock, the cards of a partner's hand se
 stay with the partner, the turned card stays with the last player who drew), plays each
 candidate card out with the normal rules for every seat, and keeps the card with the best
 average result. It weighs each dealing by how well it explains the opponents' latest plays (a
-dealing in which the normal rules would have played otherwise is less likely). When the stock is
-gone in a two-player game nothing is hidden any more, and it searches the last tricks exactly.
+dealing in which the normal rules would have played otherwise is less likely), and leaves the
+normal player's card only for a gain clear of the playouts' noise.
+
+Both search the end of a two-player deal exactly: once the stock is gone nothing is hidden any
+more, and with the last two cards in the stock only which unseen card lies on top is unknown.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.ai.search import monte_carlo
+from engine.ai.search import alpha_beta, monte_carlo, worth
+from engine.base import Game
 from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
-from engine.cards import PACK_40, SUITS
+from engine.cards import PACK_40, SUITS, next_seat, partner, side_of
 
 # What a briscola in hand is worth beyond its points: its power to take a trick later.
 TRUMP_POWER = {"A": 8, "3": 7, "K": 5, "Q": 4.5, "J": 4, "7": 3.5, "6": 3.2, "5": 3, "4": 2.8}
@@ -167,7 +171,7 @@ def pick(s: Seen) -> str:
     trick = s.trick
     pos = len(trick)
     sizes = s.hand_sizes
-    mate = (s.seat + 2) % 4 if n == 4 else -1
+    mate = partner(s.seat) if n == 4 else -1
     opp_after = partner_after = 0
     for k in range(1, n - pos):
         p = (s.seat + k) % n
@@ -245,12 +249,73 @@ def pick(s: Seen) -> str:
     return best
 
 
-def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """Rule-based play: load, strozzare and save briscole by the points at stake."""
+def normal(
+    view: dict[str, Any], legal: list[str], rng: random.Random, game: Game | None = None
+) -> str:
+    """Rule-based play: load, strozzare and save briscole by the points at stake; the last
+    tricks of a two-player deal searched exactly."""
     if PEEK in legal:
         return PEEK  # looking at the partner's hand costs nothing
-    card = pick(seen_from_view(view))
+    s = seen_from_view(view)
+    card = endgame(view, s) if s.n == 2 and s.stock <= ENDGAME_STOCK else None
+    if card is None:
+        card = pick(s)
     return card if card in legal else legal[0]
+
+
+# -- exact endings -----------------------------------------------------------------------------
+# Two players, this many cards or fewer in the stock: the normal player searches to the end of
+# the deal. With the stock empty nothing is hidden; with two cards left only which unseen card
+# lies on top of the briscola card is unknown, so every possible one is searched (4 deals).
+ENDGAME_STOCK = 2
+
+
+def endgame(view: dict[str, Any], s: Seen) -> str | None:
+    """Two players near the end: the card that wins the deal most often over every way the
+    unseen cards can lie (the best margin among those), each searched exactly; ``None`` when
+    more than ``ENDGAME_STOCK`` cards are left in the stock."""
+    if s.n != 2 or s.stock > ENDGAME_STOCK:
+        return None
+    unknown = [c for c in PACK_40 if s.unseen(c)]
+    other = 1 - s.seat
+    points = points_so_far(view)
+    hand = sorted(set(s.hand), key=_view_order)
+    totals = dict.fromkeys(hand, 0)
+    hidden = s.stock - (1 if s.briscola else 0)
+    tops = unknown if hidden else [None]
+    for top in tops:
+        hands: list[list[str]] = [[], []]
+        hands[s.seat] = list(s.hand)
+        hands[other] = [c for c in unknown if c != top]
+        stock = [s.briscola, top] if top else []
+        if len(hands[other]) != s.hand_sizes[other] or len(stock) != s.stock:
+            return None  # a view this search does not cover
+        deal = Deal(2, s.trump, hands, stock, list(s.trick), s.leader, s.seat, points[:], set())
+        for card in hand:
+            child = deal.copy()
+            child.play(card)
+            totals[card] += exact(child, s.seat)
+    return max(hand, key=totals.__getitem__)
+
+
+def exact(deal: Deal, side: int) -> float:
+    """Two players, every card known: the best worth ``side`` can force from ``deal`` (the
+    deal's result first, then its margin: ``search.worth``)."""
+
+    def expand(d: Deal) -> float | tuple[bool, Iterator[Deal]]:
+        if d.over:
+            return worth(d.points[side] - d.points[1 - side])
+        return d.turn == side, _children(d)
+
+    return alpha_beta(deal, expand)
+
+
+def _children(d: Deal) -> Iterator[Deal]:
+    """The deals after each distinct card the seat to act may play."""
+    for card in set(d.hands[d.turn]):
+        child = d.copy()
+        child.play(card)
+        yield child
 
 
 # -- easy ------------------------------------------------------------------------------------
@@ -341,13 +406,13 @@ class Deal:
         trick = self.trick
         trick.append(card)
         if len(trick) < n:
-            self.turn = (seat + 1) % n
+            self.turn = next_seat(seat, n)
             return
         w = (self.leader + trick_winner(trick, self.trump)) % n
         pts = 0
         for c in trick:
             pts += CARD_POINTS[c]
-        self.points[w % 2 if n == 4 else w] += pts
+        self.points[side_of(w, n)] += pts
         stock = self.stock
         if stock:
             hands = self.hands
@@ -358,21 +423,17 @@ class Deal:
         # Unplayable positions never arise: every hand holds the same number of cards here.
 
 
-def _side(seat: int, n: int) -> int:
-    return seat % 2 if n == 4 else seat
-
-
 def points_so_far(view: dict[str, Any]) -> list[int]:
     """Points per side in the tricks of this deal, counted from the cards played in order."""
     n = view["players"]
     trump = view["trump"]
     played = view["played"]
     points = [0] * (2 if n == 4 else n)
-    leader = (view["dealer"] + 1) % n
+    leader = next_seat(view["dealer"], n)
     for start in range(0, len(played) - len(played) % n, n):
         trick = played[start : start + n]
         leader = (leader + trick_winner(trick, trump)) % n
-        points[_side(leader, n)] += sum(CARD_POINTS[c] for c in trick)
+        points[side_of(leader, n)] += sum(CARD_POINTS[c] for c in trick)
     return points
 
 
@@ -409,7 +470,7 @@ class History:
         self.turned = turned
         leaders = []
         winners = []
-        leader = (view["dealer"] + 1) % n
+        leader = next_seat(view["dealer"], n)
         for start in range(0, len(played), n):
             leaders.append(leader)
             trick = played[start : start + n]
@@ -428,7 +489,7 @@ class History:
         for i in range(len(played) - 1, -1, -1):
             t, pos = divmod(i, n)
             seat = (leaders[t] + pos) % n
-            if seat == s.seat or (n == 4 and seat == (s.seat + 2) % 4):
+            if seat == s.seat or (n == 4 and seat == partner(s.seat)):
                 continue
             mine = self.plays.setdefault(seat, [])
             if len(mine) >= RECENT:
@@ -498,7 +559,7 @@ def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
     n = s.n
     history = History(view, s)
     unknown = [c for c in PACK_40 if s.unseen(c)]
-    mate = (s.seat + 2) % 4 if n == 4 else -1
+    mate = partner(s.seat) if n == 4 else -1
     base_hands: list[list[str]] = [[] for _ in range(n)]
     base_hands[s.seat] = list(s.hand)
     if mate >= 0:
@@ -572,58 +633,27 @@ def rollout(deal: Deal) -> list[int]:
     return deal.points
 
 
-def solve(deal: Deal, side: int) -> int:
-    """Two players, nothing hidden: the best margin ``side`` can force (alpha-beta)."""
-
-    def search(d: Deal, alpha: int, beta: int) -> int:
-        if d.over:
-            return d.points[side] - d.points[1 - side]
-        maximizing = d.turn == side
-        best = -999 if maximizing else 999
-        for card in set(d.hands[d.turn]):
-            child = d.copy()
-            child.play(card)
-            v = search(child, alpha, beta)
-            if maximizing:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
-
-    return search(deal, -999, 999)
-
-
 def hard(
     view: dict[str, Any],
     legal: list[str],
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
+    game: Game | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
     if PEEK in legal:
         return PEEK
     s = seen_from_view(view)
     n = s.n
-    side = _side(s.seat, n)
+    side = side_of(s.seat, n)
     first = pick(s)
     candidates = [first, *(c for c in legal if c != first)]
+    if n == 2 and s.stock <= ENDGAME_STOCK:
+        card = endgame(view, s)
+        if card is not None:
+            return card
     sample = sampler(view, s)
-    if n == 2 and s.stock == 0:
-        # The opponent holds exactly the unseen cards: search to the end.
-        deal = sample(rng)
-        best, best_v = candidates[0], -999
-        for card in candidates:
-            child = deal.copy()
-            child.play(card)
-            v = solve(child, side)
-            if v > best_v:
-                best, best_v = card, v
-        return best
 
     def evaluate(deal: Deal, card: str, _rng: random.Random) -> float:
         d = deal.copy()

@@ -7,10 +7,15 @@ the carte, and a scopa), against what it leaves on the table for the next oppone
 a card that sweeps it (a fifteen, a sum, or an ace on a table without aces) with the chance of
 holding it counted from the cards still unseen.
 
-The hard player deals the unseen cards at random among the other hands and the stock (the hands
-shown by a knock stay as shown), sets up an engine game in that state, plays its most promising
-actions out to the end of the deal with the normal rules for every seat, and keeps the action
-with the best average point margin of the deal.
+The hard player, given the game, has the engine deal the unseen cards again at random among the
+other hands and the stock (``game.sample``: the hands shown by a knock stay as shown), plays its
+most promising actions out to the end of the deal with the normal rules for every seat, and keeps
+the action with the best average point margin of the deal; it leaves the normal player's action
+only for a gain clear of the playouts' noise.
+
+Both, given the game, search the last turn of a two-player deal exactly once the stock is empty
+(every card left is then in a hand, and the opponent's hand is the unseen cards): the normal
+player its last four cards, the hard player all six.
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ import random
 from functools import cache, lru_cache
 from typing import Any
 
-from engine.ai.search import monte_carlo
-from engine.cards import PACK_40
-from engine.cirulla.buone import hand_buone
+from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
+from engine.base import Game
+from engine.cards import PACK_40, next_seat, side_of
 from engine.cirulla.captures import capture_table
 from engine.cirulla.cards import CODES, INDEX, VALUES
 from engine.cirulla.game import Cirulla
@@ -82,7 +87,7 @@ class Seen:
         self.table = table
         self.matta = matta
         self.matta_value = matta_value
-        side = seat % 2 if n == 4 else seat
+        side = side_of(seat, n)
         mine = piles[side]
         others = [c for i, p in enumerate(piles) if i != side for c in p]
         # Unseen cards by value: the next player may hold them.
@@ -93,7 +98,7 @@ class Seen:
                 values[matta_value if c == matta else VALUE[c]] += 1
         self.values = values
         self.unseen = sum(values)
-        self.next_hand = hand_sizes[(seat + 1) % n]
+        self.next_hand = hand_sizes[next_seat(seat, n)]
         # The last card of the deal makes no scopa.
         self.last = stock == 0 and sum(hand_sizes) == 1
         self.worth_key = _worth_key(mine, others, grande_points)
@@ -231,11 +236,73 @@ def pick(s: Seen, legal: list[str]) -> str:
     return best
 
 
-def normal(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """Rule-based play: buone, scopas, settebello, denari, primiera, and no table left to sweep."""
+def normal(
+    view: dict[str, Any], legal: list[str], rng: random.Random, game: Game | None = None
+) -> str:
+    """Rule-based play: buone, scopas, settebello, denari, primiera, and no table left to sweep;
+    the last turn of a two-player deal searched exactly."""
     if KNOCK in legal:
         return KNOCK
-    return pick(seen_from_view(view), legal)
+    code = ending(view, legal, ENDGAME_CARDS, game)
+    return code if code is not None else pick(seen_from_view(view), legal)
+
+
+# -- exact endings -----------------------------------------------------------------------------
+# Two players, the stock empty: every card left is in a hand, the opponent's hand is the unseen
+# cards, and the rest of the deal is searched to its count. The normal player searches once
+# this many cards or fewer are left in the hands (all six when the capture choices are few
+# enough to stay instant; measured, a search of the last four cards takes well under 5 ms).
+ENDGAME_CARDS = 4
+# The hard player searches the whole last turn.
+HARD_ENDGAME_CARDS = 6
+
+
+def ending(
+    view: dict[str, Any], legal: list[str], cards: int, game: Game | None = None
+) -> str | None:
+    """With two players and the stock empty, the action that wins the deal whenever it can be
+    won (the best margin among those), searched exactly on the engine's sample of ``game`` (with
+    nothing hidden left, the sample is the deal itself); ``None`` without the game, when cards
+    are still hidden, or when more than ``cards`` are left in the hands."""
+    if (
+        game is None
+        or view["players"] != 2
+        or view["stock_size"]
+        or sum(view["hand_sizes"]) > cards
+        or view["rules"].get("pairs_contest")
+    ):
+        return None
+    side = view["seat"]
+    unseen = 40 - len(view["hand"]) - len(view["table"]) - sum(map(len, view["captured"]))
+    if unseen != view["hand_sizes"][1 - side]:
+        return None
+    g = game.sample(side, random.Random(0))  # nothing is left to chance
+    best, best_v = legal[0], -1e9
+    for code in sorted(legal, key=lambda c: -score(seen_from_view(view), c)):
+        v = _search(g.copy(), code, side)
+        if v > best_v:
+            best, best_v = code, v
+    return best
+
+
+def _search(g: Cirulla, code: str, side: int) -> float:
+    """The worth to ``side`` of playing ``code`` in ``g`` (changed in place), both sides then
+    playing their best."""
+
+    def expand(node: tuple[Cirulla, list[dict[str, Any]]]) -> Any:
+        g, events = node
+        for event in events:
+            kind = event["type"]
+            if kind == "deal_scored":
+                points = event["points"]
+                return worth(points[side] - points[1 - side])
+            if kind == "partitone":
+                return worth(60.0 if event["side"] == side else -60.0)
+        if g.current is None:  # the game ended before the deal's count
+            return worth(g.scores[side] - g.scores[1 - side])
+        return g.current == side, game_children(g)
+
+    return alpha_beta((g, g.play(g.current, code)), expand)
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -248,84 +315,6 @@ def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
 
 
 # -- hard ------------------------------------------------------------------------------------
-class Sampler:
-    """Deals the unseen cards consistently with a view and sets up an engine game in that state."""
-
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
-        n = view["players"]
-        self.n = n
-        seat = view["seat"]
-        self.seat = seat
-        self.hands = [
-            list(view["hand"]) if p == seat else list(view["shown_hands"][p] or [])
-            for p in range(n)
-        ]
-        self.room = [
-            0 if p == seat else view["hand_sizes"][p] - len(self.hands[p]) for p in range(n)
-        ]
-        known = {c for h in self.hands for c in h}.union(view["table"], *view["captured"])
-        self.unknown = [c for c in PACK_40 if c not in known]
-        if sum(self.room) + view["stock_size"] != len(self.unknown):
-            raise ValueError("cirulla view is inconsistent: unseen cards do not fill the hands")
-        self.base = Cirulla(n, seed=0, dealer=view["dealer"], rules=view["rules"])
-
-    def sample(self, rng: random.Random) -> list[list[str]]:
-        """Every hand and the stock (last), dealt at random."""
-        cards = self.unknown[:]
-        rng.shuffle(cards)
-        hands = [list(h) for h in self.hands]
-        i = 0
-        for p in range(self.n):
-            k = self.room[p]
-            hands[p] += cards[i : i + k]
-            i += k
-        return [*hands, cards[i:]]
-
-    def game(self, dealt: list[list[str]]) -> Cirulla:
-        """An engine game in the sampled state, the seat to act as in the view."""
-        v = self.view
-        n = self.n
-        g = Cirulla.__new__(Cirulla)
-        g.__dict__.update(self.base.__dict__)
-        g.actions = []
-        g.scores = list(v["scores"])
-        g.dealer = v["dealer"]
-        g.deal = v["deal"]
-        g.voids_in_a_row = v["voids_in_a_row"]
-        g.over = False
-        g.winner_seats = []
-        g.stock = [INDEX[c] for c in dealt[n]]
-        g.hands = [sorted(INDEX[c] for c in h) for h in dealt[:n]]
-        g.table = sorted(INDEX[c] for c in v["table"])
-        g.piles = [[INDEX[c] for c in p] for p in v["captured"]]
-        g.diamonds = [sum(c[1] == "D" for c in p) for p in v["captured"]]
-        g.marks = {name: list(points) for name, points in v["marks"].items()}
-        g.last_capture_side = v["last_capture_side"]
-        g.turn = v["turn"]
-        g.turn_cards = g.first_turn_cards if g.turn == 1 else 3
-        g.turn_plays = g.turn_cards * n
-        g.plays_in_turn = g.turn_plays - sum(v["hand_sizes"])
-        g.matta_value = v["matta_value"]
-        g.last_play = None
-        g.shown = [h is not None for h in v["shown_hands"]]
-        g.knocked = list(v["knocked"])
-        # A seat that has not played this turn may still knock the buona its hand holds.
-        g.knock_buone = [
-            hand_buone(tuple(h), g.matta, g.scoring)
-            if len(h) == g.turn_cards and not g.knocked[p]
-            else ()
-            for p, h in enumerate(g.hands)
-        ]
-        g.turn_buone = []
-        g.calls = []
-        g.pending_reveals = []
-        g.opening_events = []
-        g.current = v["current_seat"]
-        g._options = None
-        return g
-
-
 def playout(g: Cirulla, side: int, first: str) -> float:
     """Play ``first``, then the deal out with normal play for every seat; the deal's point
     margin of ``side``."""
@@ -379,24 +368,33 @@ def hard(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
+    game: Game | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
     if KNOCK in legal:
         return KNOCK
-    rules = view["rules"]
-    if rules.get("pairs_contest"):
-        # Calls and their reveals are not rebuilt from a view: play by the rules instead.
-        return normal(view, legal, rng)
+    code = ending(view, legal, HARD_ENDGAME_CARDS, game)
+    if code is not None:
+        return code
+    if game is None or view["rules"].get("pairs_contest"):
+        # Worlds are the engine's samples of the game; and a sample keeps a hand whose call is
+        # not shown yet as it is (its call names its buona): play by the rules instead.
+        return normal(view, legal, rng, game)
     s = seen_from_view(view)
     ranked = sorted(legal, key=lambda code: -score(s, code))
     candidates = ranked[:CANDIDATES]
-    sampler = Sampler(view)
     n = view["players"]
-    side = view["seat"] % 2 if n == 4 else view["seat"]
+    side = side_of(view["seat"], n)
 
-    def value(dealt: list[list[str]], code: str, _r: random.Random) -> float:
-        return playout(sampler.game(dealt), side, code)
+    def value(world: Cirulla, code: str, _r: random.Random) -> float:
+        return playout(world.copy(), side, code)
 
     if samples is None and budget_ms is None:
         raise ValueError("hard needs a time budget or a number of samples")
-    return monte_carlo(candidates, sampler.sample, value, rng, budget_ms, samples)
+    seat = view["seat"]
+
+    def world(r: random.Random) -> Game:
+        # Every card hidden from the seat dealt again; the hands shown by a knock stay shown.
+        return game.sample(seat, r)
+
+    return monte_carlo(candidates, world, value, rng, budget_ms, samples)

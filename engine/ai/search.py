@@ -7,17 +7,25 @@ the deal out of the comparison between actions.
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from engine.base import Game
 
 W = TypeVar("W")
+S = TypeVar("S")
 
 # Every few worlds, candidates whose mean gain is this many standard errors behind the best stop
 # being played out, so that the rest get more worlds.
 PRUNE_EVERY = 8
 PRUNE_Z = 3.0
+# Another candidate replaces the first (the rule-based choice) only when the 95% interval of its
+# mean gain over it, world by world, lies above zero: a gain within the noise of the playouts
+# never trades away the rules' choice.
+CONFIDENCE = 1.96
 
 
 def monte_carlo(
@@ -27,15 +35,15 @@ def monte_carlo(
     rng: random.Random,
     budget_ms: float | None = None,
     samples: int | None = None,
-    confidence: float = 0.0,
+    confidence: float = CONFIDENCE,
 ) -> str:
     """The candidate with the best mean of ``evaluate`` over sampled worlds.
 
     Stops after ``samples`` worlds, or when another world would overrun ``budget_ms``; at least
     one world is always evaluated. Callers list their preferred (rule-based) choice first: ties
     go to it, and another candidate replaces it only if its mean gain over it, world by world,
-    exceeds ``confidence`` standard errors (0: any gain). Candidates clearly behind the best
-    are dropped along the way.
+    exceeds ``confidence`` standard errors (``CONFIDENCE`` by default; 0: any gain).
+    Candidates clearly behind the best are dropped along the way.
     """
     if budget_ms is None and samples is None:
         raise ValueError("monte_carlo needs a time budget or a number of samples")
@@ -99,3 +107,53 @@ def _error(n: int, total: float, squares: float) -> float:
         return float("inf")
     variance = max(0.0, (squares - total * total / n) / (n - 1))
     return (variance / n) ** 0.5
+
+
+def alpha_beta(
+    state: S,
+    expand: Callable[[S], float | tuple[bool, Iterable[S]]],
+    alpha: float = -math.inf,
+    beta: float = math.inf,
+) -> float:
+    """The value of ``state`` with both sides playing their best (alpha-beta pruning).
+
+    ``expand(state)`` gives the value of an ended state, or whether the side to move there is
+    the maximizing one and its children (an iterable, so they are made only when searched).
+    """
+    found = expand(state)
+    if not isinstance(found, tuple):
+        return found
+    maximizing, children = found
+    best = -math.inf if maximizing else math.inf
+    for child in children:
+        v = alpha_beta(child, expand, alpha, beta)
+        if maximizing:
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+        elif v < best:
+            best = v
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def game_children(g: Game) -> Iterator[tuple[Game, list[dict[str, Any]]]]:
+    """Each legal action of the seat to act played on a copy of ``g`` (the last on ``g``
+    itself: one copy fewer), with its events."""
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    last = len(legal) - 1
+    for i, code in enumerate(legal):
+        child = g if i == last else g.copy()
+        yield child, child.play(seat, code)
+
+
+def worth(margin: float) -> float:
+    """An ending's worth to a side: the deal's result first (won, drawn, lost), then the margin
+    (smaller than ``RESULT``)."""
+    return margin + (RESULT if margin > 0 else -RESULT if margin < 0 else 0)
+
+
+RESULT = 1000

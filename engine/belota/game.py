@@ -28,13 +28,14 @@ leaves the turned card with the original taker.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import Field
 
 from engine.base import Game, register
-from engine.cards import PACK_32, SUITS
+from engine.cards import PACK_32, SUITS, partner
 from engine.errors import IllegalAction
 from engine.rules import HouseRules
 
@@ -54,6 +55,18 @@ OVERTURN_BIDS = ("sensa", "pass")
 CONTRU_BIDS = ("contru", "pass")
 ALL_BIDS = frozenset(("take", "sensa", "pass", "contru", *(f"trump:{s}" for s in SUITS)))
 CARDS = frozenset(PACK_32)
+# The ``choices()`` ints: a card's index in PACK_32, then declare and every bid.
+ACTIONS: tuple[str, ...] = (
+    *PACK_32,
+    "declare",
+    "pass",
+    "take",
+    "sensa",
+    "contru",
+    *(f"trump:{s}" for s in SUITS),
+)
+ACTION_ID = {code: i for i, code in enumerate(ACTIONS)}
+SAMPLE_TRIES = 100  # deals tried for a sample consistent with the play and the declarations
 # How a hand is shown: by suit (H, D, C, S), highest first in the contract's order.
 DISPLAY_ORDER = {
     t: {c: 16 * SUITS.index(c[1]) - strength[c] for c in PACK_32}
@@ -533,6 +546,184 @@ class Belota(Game):
         else:
             self._start_deal((self.dealer + 1) & 3, events)
 
+    # -- the fast path -----------------------------------------------------------------------
+    def choices(self) -> list[int]:
+        """The legal actions as ints (``ACTION_ID``: a card's index in ``PACK_32``, then
+        ``declare`` and the bids), in ``legal_actions`` order."""
+        seat = self._turn
+        if seat is None:
+            return []
+        if self._phase == PLAYING:
+            legal = self._legal
+            if legal is None:
+                legal = self._card_legal(seat)
+        else:
+            legal = self._bid_options
+        return [ACTION_ID[c] for c in legal]
+
+    def action_code(self, action: int) -> str:
+        """The code of a ``choices()`` action."""
+        return ACTIONS[action]
+
+    def action_id(self, code: str) -> int:
+        """The ``choices()`` int of an action code."""
+        return ACTION_ID[code]
+
+    # -- sampling --------------------------------------------------------------------------
+    def sample(self, seat: int, rng: random.Random) -> Belota:
+        """A copy with every card hidden from ``seat`` dealt again at random.
+
+        In the bidding, ``seat`` knows its five cards and the turned card: the other hands and
+        the rest of the deck are dealt again. In the play it also knows every card played, who
+        holds the turned card (the taker, until played), the declared cards and that a declarer
+        holds no other declaration (a declared run is a whole run), the other of king and queen
+        of trump once "belòta" is said (and that a player who played one of them without saying
+        it does not hold the other), and the voids shown by play: a player who did not follow
+        suit has none of the suit led; one who did not trump when obliged has no trump; one who
+        did not overtrump when obliged has no trump above the one then winning.
+        """
+        g = self.copy()
+        if self._phase == BIDDING:
+            pool = [c for p in range(4) if p != seat for c in self.hands[p]] + self.rest
+            rng.shuffle(pool)
+            i = 0
+            for p in range(4):
+                if p != seat:
+                    g.hands[p] = pool[i : i + 5]
+                    i += 5
+            g.rest = pool[i:]
+        elif self._phase == PLAYING:
+            hands = self._sample_hands(seat, rng)
+            if hands is not None:
+                g.hands = hands
+            g._after_sampling(seat)
+        g.seed = rng.getrandbits(63)
+        return g
+
+    def _played_by(self) -> list[list[str]]:
+        """The cards each seat has played in this hand (every card was played face up)."""
+        by: list[list[str]] = [[], [], [], []]
+        for p, c, _led, _ws, _wv in self._plays():
+            by[p].append(c)
+        return by
+
+    def _plays(self) -> list[tuple[int, str, str, int, int]]:
+        """Each card played in this hand: seat, card, suit led, and the winning seat and
+        strength before it (``-1`` for the first card of a trick)."""
+        strength = self._strength
+        trump = self.trump
+        leader = (self.dealer + 1) & 3
+        out = []
+        played = self.played
+        for start in range(0, len(played), 4):
+            cards = played[start : start + 4]
+            led = cards[0][1]
+            ws, wv = -1, -1
+            for i, c in enumerate(cards):
+                p = (leader + i) & 3
+                out.append((p, c, led, ws, wv))
+                if i == 0 or c[1] == led or c[1] == trump:
+                    v = strength[c]
+                    if v > wv:
+                        ws, wv = p, v
+            leader = ws
+        return out
+
+    def _sample_hands(self, seat: int, rng: random.Random) -> list[list[str]] | None:
+        """The hands dealt again as ``seat``'s knowledge allows (None: keep them as they are)."""
+        hands = self.hands
+        trump = self.trump
+        strength = self._strength
+        known: list[set[str]] = [set(self.known_cards(p)) for p in range(4)]
+        known[seat] = set(hands[seat])
+        voids: list[set[str]] = [set(), set(), set(), set()]
+        cap = [99, 99, 99, 99]
+        banned: list[set[str]] = [set(), set(), set(), set()]
+        for p, c, led, ws, wv in self._plays():
+            if ws < 0:
+                continue
+            suit = c[1]
+            if suit != led:
+                voids[p].add(led)
+                if trump and ws != partner(p):
+                    if suit != trump:
+                        voids[p].add(trump)  # did not trump when obliged
+                    elif wv >= 8 and strength[c] < wv:
+                        cap[p] = min(cap[p], wv)  # did not overtrump when obliged
+            elif led == trump and strength[c] < wv:
+                cap[p] = min(cap[p], wv)  # trump led: did not beat the highest trump
+        if trump:
+            pair = ("K" + trump, "Q" + trump)
+            by = self._played_by()
+            if self.belota_played == 1 and self.belota_seat is not None:
+                known[self.belota_seat].update(c for c in pair if c not in self.played)
+            elif not self.belota_played:
+                for p in range(4):
+                    for i, c in enumerate(pair):
+                        if c in by[p]:
+                            banned[p].add(pair[1 - i])
+        pool = [c for p in range(4) if p != seat for c in hands[p] if c not in known[p]]
+        if not pool:
+            return None
+        room = [len(hands[p]) - len(known[p] & set(hands[p])) for p in range(4)]
+        room[seat] = 0
+        allowed = {
+            c: [
+                p
+                for p in range(4)
+                if room[p]
+                and c[1] not in voids[p]
+                and not (c[1] == trump and strength[c] > cap[p])
+                and c not in banned[p]
+            ]
+            for c in pool
+        }
+        pool.sort(key=lambda c: len(allowed[c]))  # the most constrained first
+        declared = [p for p in range(4) if p != seat and self.declared[p]]
+        by_seat = self._played_by() if declared else []
+        for _ in range(SAMPLE_TRIES):
+            new = [[c for c in hands[p] if c in known[p]] for p in range(4)]
+            new[seat] = list(hands[seat])
+            left = list(room)
+            for c in pool:
+                options = [p for p in allowed[c] if left[p]]
+                if not options:
+                    break
+                r = rng.randrange(sum(left[p] for p in options))
+                for p in options:
+                    r -= left[p]
+                    if r < 0:
+                        break
+                new[p].append(c)
+                left[p] -= 1
+            else:
+                if all(
+                    _same_declarations(
+                        find_declarations(new[p] + by_seat[p], trump, self.curu_points),
+                        self.declared[p],
+                    )
+                    for p in declared
+                ):
+                    return new
+        return None  # no deal found: the hands stay as they are
+
+    def _after_sampling(self, seat: int) -> None:
+        """Work out again what follows from the new hands: belòta, who may declare."""
+        self._legal = None
+        if self.trump and not self.belota_played:
+            k, q = "K" + self.trump, "Q" + self.trump
+            self.belota_seat = None
+            self._belota_cards = ()
+            for p, hand in enumerate(self.hands):
+                if k in hand and q in hand:
+                    self.belota_seat = p
+                    self._belota_cards = (k, q)
+        if self.tricks_done == 0:
+            in_trick = {(self.leader + i) & 3 for i in range(len(self.trick))}
+            for p in range(4):
+                if p != seat and p not in in_trick and not self.declared[p]:
+                    self._can_declare[p] = has_declaration(self.hands[p])
+
     # -- views -----------------------------------------------------------------------------
     def known_cards(self, seat: int) -> list[str]:
         """Cards of ``seat``'s hand that everybody has seen: the turned card, declared cards."""
@@ -604,3 +795,10 @@ class Belota(Game):
                 }
             )
         return view
+
+
+def _same_declarations(found: list[dict[str, Any]], declared: list[dict[str, Any]]) -> bool:
+    """Whether a hand's declarations are those a player declared (names and cards)."""
+    return sorted((d["name"], tuple(d["cards"])) for d in found) == sorted(
+        (d["name"], tuple(d["cards"])) for d in declared
+    )

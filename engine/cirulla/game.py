@@ -33,6 +33,7 @@ Events (``play`` returns them; those of the first deal, dealt at creation, are i
 
 from __future__ import annotations
 
+import random
 from bisect import insort
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -49,6 +50,8 @@ from engine.errors import IllegalAction, SetupError
 from engine.rules import HouseRules
 
 KNOCK = "knock"
+KNOCK_ID = 40  # the ``choices()`` int of a knock
+SAMPLE_TRIES = 200  # deals tried for a sample with no uncalled buona (pairs_contest)
 TABLE_CARDS = 4
 TURN_CARDS = 3
 MARKS = ("scope", "table", "cirulla", "decino", "scala_alta")
@@ -221,6 +224,100 @@ class Cirulla(Game):
             self._play_card(seat, option, events)
         self.actions.append(code)
         return events
+
+    # -- the fast path -----------------------------------------------------------------------
+    def choices(self) -> list[int]:
+        """The legal actions as ints: ``card`` to lay it (the card's number, 0..39),
+        ``card + 64 * mask`` to capture the table cards at the bits of ``mask`` (positions in
+        canonical table order), ``KNOCK_ID`` to knock; in ``legal_actions`` order."""
+        if self.current is None:
+            return []
+        options = self._options
+        if options is None:
+            options = self._compute_options()
+        return [option_id(o) for o in options.values()]
+
+    def action_code(self, action: int) -> str:
+        """The code of a ``choices()`` action."""
+        if action == KNOCK_ID:
+            return KNOCK
+        code = CODES[action & 63]
+        mask = action >> 6
+        if not mask:
+            return code
+        table = self.table
+        return code + ":" + "+".join([CODES[table[i]] for i in range(len(table)) if mask >> i & 1])
+
+    def action_id(self, code: str) -> int:
+        """The ``choices()`` int of a legal action code of the seat to act."""
+        options = self._options
+        if options is None:
+            options = self._compute_options()
+        return option_id(options[code])
+
+    # -- sampling --------------------------------------------------------------------------
+    def sample(self, seat: int, rng: random.Random) -> Cirulla:
+        """A copy with every card hidden from ``seat`` dealt again at random.
+
+        ``seat`` knows its hand, the table, the captured piles, the hands shown by a knock (or a
+        call in a ``pairs_contest``) and how many cards each hand and the stock hold: the other
+        hands and the stock are dealt again from the rest, in sorted hands as the engine keeps
+        them, and each hand's buone to knock worked out again. With ``pairs_contest`` a hand
+        whose call is not shown yet is kept as it is (its call names its buona), and the hands
+        dealt again have no buona, as nothing was called for them.
+        """
+        g = self.copy()
+        n = self.players
+        hidden = [p for p in range(n) if p != seat and not self.shown[p]]
+        if self.pairs_contest:
+            calling = {p for p, _, _ in self.pending_reveals}
+            hidden = [p for p in hidden if p not in calling]
+        pool = [c for p in hidden for c in self.hands[p]] + self.stock
+        if self.pairs_contest and hidden:
+            played = self._played_this_turn()
+            for _ in range(SAMPLE_TRIES):
+                rng.shuffle(pool)
+                if not any(
+                    hand_buone(tuple(sorted(pool[i : i + k] + played[p])), self.matta, self.scoring)
+                    for p, i, k in self._slots(hidden)
+                ):
+                    break
+        else:
+            rng.shuffle(pool)
+        for p, i, k in self._slots(hidden):
+            g.hands[p] = sorted(pool[i : i + k])
+        g.stock = pool[sum(len(self.hands[p]) for p in hidden) :]
+        if not self.pairs_contest:
+            k = self.turn_cards
+            g.knock_buone = [
+                hand_buone(tuple(h), self.matta, self.scoring)
+                if p in hidden and len(h) == k and not self.knocked[p]
+                else self.knock_buone[p]
+                for p, h in enumerate(g.hands)
+            ]
+        g._options = None
+        g.seed = rng.getrandbits(63)
+        return g
+
+    def _slots(self, seats: list[int]) -> list[tuple[int, int, int]]:
+        """(seat, start, size) of each seat's hand in a pool of the hands' cards, in order."""
+        slots = []
+        i = 0
+        for p in seats:
+            k = len(self.hands[p])
+            slots.append((p, i, k))
+            i += k
+        return slots
+
+    def _played_this_turn(self) -> list[list[int]]:
+        """The cards each seat has played in this turn (public: each was played face up)."""
+        n = self.players
+        played: list[list[int]] = [[] for _ in range(n)]
+        if self.plays_in_turn:
+            codes = [a for a in self.actions if a != KNOCK][-self.plays_in_turn :]
+            for i, code in enumerate(codes):
+                played[(self.dealer + 1 + i) % n].append(INDEX[code[:2]])
+        return played
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Public state plus ``seat``'s hand; a knocked (or called and shown) hand is public.
@@ -717,6 +814,19 @@ class Cirulla(Game):
                 "reason": reason,
             }
         )
+
+
+def option_id(option: Any) -> int:
+    """The ``choices()`` int of an option of ``_compute_options``."""
+    if option is KNOCK:
+        return KNOCK_ID
+    card, idx, _how = option
+    if idx is None:
+        return card
+    mask = 0
+    for i in idx:
+        mask |= 1 << i
+    return card + 64 * mask
 
 
 def deal_winner(scores: list[int], target: int) -> int | None:

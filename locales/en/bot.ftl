@@ -121,6 +121,7 @@ alert-not-full = The table is not full yet.
 alert-cancel-who = Only the game's creator or a group admin can cancel it.
 alert-busy = This group already has a game.
 alert-error = Something went wrong; please try again.
+alert-flood = Too many presses at once: try again in a few seconds.
 
 ## Private chat
 start-welcome = Hi! I'm { -bot-name }: I host games of Briscola, Cirulla and Belòta in groups.

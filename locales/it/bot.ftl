@@ -121,6 +121,7 @@ alert-not-full = Il tavolo non è ancora al completo.
 alert-cancel-who = Solo chi ha creato la partita o un amministratore del gruppo può annullarla.
 alert-busy = In questo gruppo c'è già una partita.
 alert-error = Qualcosa è andato storto; riprova.
+alert-flood = Troppi tocchi tutti insieme: riprova tra qualche secondo.
 
 ## Private chat
 start-welcome = Ciao! Sono { -bot-name }: ospito partite a Briscola, Cirulla e Belòta nei gruppi.

@@ -33,7 +33,7 @@ def two_player(seat1: list[str], seat0: list[str], briscola: str) -> engine.Game
 
 def normal_choice(g: engine.Game) -> str:
     seat = g.current_seat
-    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0))
+    return choose(g.view(seat), g.legal_actions(seat), "normal", random.Random(0), game=g)
 
 
 def test_normal_strozza_a_led_liscio_with_the_ace_when_playing_last():
@@ -177,35 +177,97 @@ def test_same_view_with_other_hidden_cards_gives_the_same_choices():
     )
 
 
-def best_margin(g: engine.Game, side: int) -> int:
-    """Brute force through the engine itself: the margin ``side`` can force from here."""
+def best_worth(g: engine.Game, side: int) -> tuple[int, int]:
+    """Brute force through the engine itself: the best (result, margin) ``side`` can force from
+    here (result 1 won, 0 drawn, -1 lost)."""
     if g.is_over:
         pts = g.deal_results[-1]["points"]
-        return pts[side] - pts[1 - side]
+        margin = pts[side] - pts[1 - side]
+        return (margin > 0) - (margin < 0), margin
     seat = g.current_seat
     results = []
     for code in g.legal_actions(seat):
         child = engine.load_game(g.to_json())
         child.play(seat, code)
-        results.append(best_margin(child, side))
+        results.append(best_worth(child, side))
     return max(results) if seat == side else min(results)
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_hard_plays_the_last_tricks_of_two_players_perfectly(seed):
-    """With the stock gone, two players can see everything: hard picks a card that keeps the
-    best margin it can force, whatever the opponent does."""
-    g = random_position(seed, 2, 34)
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_the_last_tricks_of_two_players_are_played_perfectly(seed, level):
+    """With the stock gone, two players can see everything: normal and hard pick a card that
+    wins the deal whenever it can be won, whatever the opponent does (and keeps the best margin
+    it can force among those)."""
+    g = random_position(seed, 2, 34 + seed % 3)
     assert g.view(0)["stock"] == 0
     seat = g.current_seat
     legal = g.legal_actions(seat)
-    choice = choose(g.view(seat), legal, "hard", random.Random(seed))
+    choice = choose(g.view(seat), legal, level, random.Random(seed))
     values = {}
     for code in legal:
         child = engine.load_game(g.to_json())
         child.play(seat, code)
-        values[code] = best_margin(child, seat)
+        values[code] = best_worth(child, seat)
     assert values[choice] == max(values.values())
+
+
+def play_earliest_dealt_until_the_stock_is_empty(deck: list[str]) -> engine.Game:
+    """A two-player deal, dealer 0, in which each seat plays the card it received first until
+    the stock is empty (so the last six cards of the deck are played after that)."""
+    g = engine.new_game("briscola", 2, deck=deck, dealer=0)
+    order = {c: i for i, c in enumerate(deck)}
+    while g.view(0)["stock"]:
+        seat = g.current_seat
+        g.play(seat, min(g.view(seat)["hand"], key=order.__getitem__))
+    return g
+
+
+def test_normal_keeps_its_last_briscola_under_a_led_ace_once_the_stock_is_empty():
+    """Trump diamonds, stock empty, seat 1 holds 6D AC 3C against a led AD (47 points to 37
+    before it): throwing 6D under the ace loses the deal 47-73 at best, 3C wins it 62-58."""
+    deck = "AS KC 7D 6H 5S QS 3S 4S 2H KD 5C JD AH 2S QC 7C 6C 2D 5D JC 4H QH 4C 5H 2C KH QD"
+    deck += " 3D 6S 4D 7S JH JS 3H AD AC KS 3C 7H 6D"
+    g = play_earliest_dealt_until_the_stock_is_empty(deck.split())
+    assert sorted(g.view(1)["hand"]) == ["3C", "6D", "AC"]
+    assert ai.points_so_far(g.view(1)) == [37, 47]
+    g.play(0, "AD")
+    assert ai.pick(ai.seen_from_view(g.view(1))) == "6D"  # what the card-by-card rules say
+    assert normal_choice(g) == "3C"
+    assert best_worth(g, 1) == (1, 4)
+    g.play(1, "6D")
+    assert best_worth(g, 1) == (-1, -26)
+
+
+def test_normal_searches_the_last_draw_over_every_card_that_may_lie_on_the_stock():
+    """Two cards left in the stock (the turned briscola and one unseen card): normal picks the
+    card with the most deals won over the four places the unseen cards may be."""
+    g = random_position(4, 2, 32)
+    seat = g.current_seat
+    view = g.view(seat)
+    assert view["stock"] == 2
+    seen = ai.seen_from_view(view)
+    unseen = [c for c in PACK_40 if seen.unseen(c)]
+    assert len(unseen) == 4  # the opponent's three cards and the one on top of the stock
+    totals = dict.fromkeys(view["hand"], 0)
+    for top in unseen:
+        other = [c for c in unseen if c != top]
+        hands = [list(view["hand"]), other] if seat == 0 else [other, list(view["hand"])]
+        for card in totals:
+            deal = ai.Deal(
+                2,
+                seen.trump,
+                [list(h) for h in hands],
+                [seen.briscola, top],
+                list(seen.trick),
+                seen.leader,
+                seat,
+                ai.points_so_far(view),
+                set(),
+            )
+            deal.play(card)
+            totals[card] += ai.exact(deal, seat)
+    assert totals[normal_choice(g)] == max(totals.values())
 
 
 def test_points_so_far_counts_the_tricks_taken():

@@ -45,10 +45,14 @@ class ErrorLog(logging.Handler):
 class BotRunner:
     """The bot's application on a fake Bot API and a database file; can be restarted."""
 
-    def __init__(self, fake: FakeTelegram, db_path: Path, seeds: Iterator[int]) -> None:
+    def __init__(
+        self, fake: FakeTelegram, db_path: Path, seeds: Iterator[int], **settings: Any
+    ) -> None:
+        """``settings`` override the test defaults (no rate limits, no edit window)."""
         self.fake = fake
         self.db_path = db_path
         self.seeds = seeds
+        self.settings = settings
         self.app = None
         self.errors = ErrorLog()
 
@@ -60,13 +64,16 @@ class BotRunner:
     async def start(self) -> None:
         """Build and initialise a new application on the same world and database."""
         settings = Settings(
-            telegram_bot_token=self.fake.token,
-            database_path=self.db_path,
-            group_max_rate=0,
-            overall_max_rate=0,
-            max_retries=2,
-            group_edit_window=0,  # every change shows at once; the window has its own tests
-            private_gap=0,  # pings at once; the gap has its own test
+            **{
+                "telegram_bot_token": self.fake.token,
+                "database_path": self.db_path,
+                "group_max_rate": 0,
+                "overall_max_rate": 0,
+                "max_retries": 2,
+                "group_edit_window": 0,  # every change shows at once; the window has own tests
+                "private_gap": 0,  # pings at once
+                **self.settings,
+            },
             _env_file=None,
         )
         self.app = build_application(

@@ -17,6 +17,7 @@ import pytest
 from telegram import Update
 
 import engine
+from bot import render
 from bot import storage as storage_module
 from bot.storage import MIGRATIONS, SCHEMA_VERSION, Storage
 from tests.bot.conftest import BotRunner, Table, t
@@ -227,3 +228,27 @@ async def test_a_timed_out_answer_to_start_still_deals_and_arms_the_game(make_ta
     assert (table.game_id, True) in heard
     for user in table.users:
         assert t("hand-cards", cards="") in table.hand_message(user).text
+
+
+async def test_after_an_outage_the_messages_catch_up_within_seconds(make_table, fake, bot):
+    """The Bot API cannot be reached for a while (502 from every call) and a press arrives
+    meanwhile: its action is committed though nothing can be shown. Once Telegram answers
+    again, the messages show it after the renderer's short back-off (a few seconds, not the
+    minute it once waited), and the game plays on."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    user, msg, _, data = table.visible_actions()[0]
+    with fake.outage(502):
+        await raw_press(bot, fake.press(user, msg, data))
+        await bot.svc.renderer.drain()  # the quick tries fail; the pass is put off for later
+        assert len(await bot.svc.storage.actions(table.game_id)) == 1
+        await asyncio.sleep(1.5)  # the outage goes on: a later pass fails too
+    loop = asyncio.get_running_loop()
+    back = loop.time()
+    while not all(f":{table.game_id}:1:" in d for _, _, _, d in table.visible_actions()):
+        assert loop.time() - back < 3 * render.RETRY_CAP, "the messages did not catch up"
+        await asyncio.sleep(0.05)
+    await bot.svc.renderer.drain()
+    await table.play_to_end(random.Random(8))
+    assert table.finished()
+    # Warnings are expected (Telegram unreachable); errors are not (checked when it stops).

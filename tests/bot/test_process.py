@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -42,8 +44,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_bot(tmp_path: Path, fake: FakeTelegram, base_url: str, **env: str) -> subprocess.Popen:
-    """Run the README's command with the fake's URL and token."""
+def start_bot(
+    tmp_path: Path,
+    fake: FakeTelegram,
+    base_url: str,
+    *,
+    args: tuple[str, ...] = ("-m", "bot"),
+    **env: str,
+) -> subprocess.Popen:
+    """Run the README's command (or ``args``) with the fake's URL and token."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBHOOK_"))}
     clean |= {
         "PYTHONPATH": str(ROOT),
@@ -53,7 +62,7 @@ def start_bot(tmp_path: Path, fake: FakeTelegram, base_url: str, **env: str) -> 
         **env,
     }
     return subprocess.Popen(
-        [sys.executable, "-m", "bot"],
+        [sys.executable, *args],
         cwd=tmp_path,
         env=clean,
         stdout=subprocess.DEVNULL,
@@ -62,16 +71,31 @@ def start_bot(tmp_path: Path, fake: FakeTelegram, base_url: str, **env: str) -> 
     )
 
 
-def stop_bot(process: subprocess.Popen) -> str:
-    """Stop the bot the way a process manager does (SIGTERM); return what it logged."""
-    process.send_signal(signal.SIGTERM)
+def finish(process: subprocess.Popen, failure: str) -> str:
+    """Wait for the bot to exit; return what it logged (fail with ``failure`` if it never
+    does)."""
     try:
         _, err = process.communicate(timeout=WAIT)
     except subprocess.TimeoutExpired:
         process.kill()
         _, err = process.communicate()
-        pytest.fail(f"the bot did not stop on SIGTERM:\n{err}")
+        pytest.fail(f"{failure}:\n{err}")
     return err
+
+
+def stop_bot(process: subprocess.Popen) -> str:
+    """Stop the bot the way a process manager does (SIGTERM); return what it logged."""
+    process.send_signal(signal.SIGTERM)
+    return finish(process, "the bot did not stop on SIGTERM")
+
+
+def open_lobby(fake: FakeTelegram, alice: dict, bob: dict, group: dict):
+    """Both players open the private chat, Alice opens a Briscola lobby; returns its message."""
+    fake.start_private(alice)
+    fake.start_private(bob)
+    wait_for("welcoming Alice", lambda: fake.messages(alice))
+    fake.send_text(alice, group, "/nuova briscola")
+    return wait_for("the lobby", lambda: fake.last_message(group))
 
 
 def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
@@ -84,11 +108,7 @@ def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
     with fake.serve() as server:
         bot = start_bot(tmp_path, fake, server.base_url)
         try:
-            fake.start_private(alice)
-            fake.start_private(bob)
-            wait_for("welcoming Alice", lambda: fake.messages(alice))
-            fake.send_text(alice, group, "/nuova briscola")
-            lobby = wait_for("the lobby", lambda: fake.last_message(group))
+            lobby = open_lobby(fake, alice, bob, group)
         finally:
             err = stop_bot(bot)
         assert "Traceback" not in err, err
@@ -103,41 +123,54 @@ def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
         assert "Traceback" not in err, err
 
 
+def start_webhook_bot(
+    tmp_path: Path, fake: FakeTelegram, base_url: str, port: int, **env: str
+) -> subprocess.Popen:
+    """The bot in webhook mode, listening on ``port`` of localhost."""
+    return start_bot(
+        tmp_path,
+        fake,
+        base_url,
+        # Telegram posts to the public https address; a proxy passes it on to the port.
+        WEBHOOK_URL="https://tavolata.example/hook",
+        WEBHOOK_LISTEN="127.0.0.1",
+        PORT=str(port),
+        **env,
+    )
+
+
+def post_update(port: int, update: dict, headers: dict[str, str]) -> int | None:
+    """POST an update to the bot's webhook as Telegram does: the HTTP status, or None when
+    nothing listens yet."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/hook",
+        data=json.dumps(update).encode(),
+        headers={"Content-Type": "application/json", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except OSError:
+        return None
+
+
 def test_webhook_mode_serves_updates_posted_to_the_webhook(tmp_path):
     """With WEBHOOK_URL the bot registers the webhook and answers updates posted to it."""
     fake = FakeTelegram()
     alice = fake.add_user("Alice", language_code="it")
     port = free_port()
     with fake.serve() as server:
-        bot = start_bot(
-            tmp_path,
-            fake,
-            server.base_url,
-            # Telegram posts to the public https address; a proxy passes it on to the port.
-            WEBHOOK_URL="https://tavolata.example/hook",
-            WEBHOOK_LISTEN="127.0.0.1",
-            PORT=str(port),
-            WEBHOOK_SECRET="s3cret",
-        )
+        bot = start_webhook_bot(tmp_path, fake, server.base_url, port, WEBHOOK_SECRET="s3cret")
         try:
             wait_for("setting the webhook", lambda: fake.webhook_url)
             assert fake.webhook_url == "https://tavolata.example/hook"
             update = fake.start_private(alice)
+            token = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
 
             def post() -> bool:
-                request = urllib.request.Request(
-                    f"http://127.0.0.1:{port}/hook",
-                    data=json.dumps(update).encode(),
-                    headers={
-                        "Content-Type": "application/json",
-                        "X-Telegram-Bot-Api-Secret-Token": "s3cret",
-                    },
-                )
-                try:
-                    with urllib.request.urlopen(request, timeout=5) as answer:
-                        return answer.status == 200
-                except OSError:
-                    return False  # not listening yet
+                return post_update(port, update, token) == 200
 
             wait_for("listening on the webhook", post)
             welcome = wait_for("welcoming Alice", lambda: fake.messages(alice))
@@ -145,3 +178,220 @@ def test_webhook_mode_serves_updates_posted_to_the_webhook(tmp_path):
         finally:
             err = stop_bot(bot)
         assert "Traceback" not in err, err
+
+
+def run_to_exit(tmp_path: Path, fake: FakeTelegram, base_url: str, *args: str, **env: str):
+    """Run the bot (or ``python -m bot ARGS``) until it exits by itself: (status, stderr)."""
+    process = start_bot(tmp_path, fake, base_url, args=("-m", "bot", *args), **env)
+    err = finish(process, "the bot did not stop by itself")
+    return process.returncode, err
+
+
+def make_database(path: Path) -> None:
+    """A database as the bot leaves it, with some rows (so that it has several pages)."""
+    import asyncio
+
+    from bot.storage import Storage
+
+    async def fill() -> None:
+        storage = await Storage.open(path)
+        for i in range(300):
+            await storage.upsert_user(i, "Giocatore" * 20, None, "it")
+        await storage.create_lobby(-1, "Tavolo", 1, "Alice", "it", "briscola", 2)
+        await storage.close()
+
+    asyncio.run(fill())
+
+
+def damage(kind: str, tmp_path: Path) -> tuple[str, str]:
+    """Set up one start-up fault: (DATABASE_PATH, what the one line must say)."""
+    db = tmp_path / "bot.sqlite3"
+    if kind == "directory":
+        db.mkdir()
+        return str(db), "is a directory"
+    if kind == "empty":
+        return "", "DATABASE_PATH: is empty"
+    if kind == "under a file":
+        (tmp_path / "plain").write_text("not a folder")
+        return str(tmp_path / "plain" / "bot.sqlite3"), "which is a file"
+    if kind == "not creatable":
+        return "/proc/tavolata/bot.sqlite3", "cannot be created"
+    if kind == "random bytes":
+        db.write_bytes(random.Random(1).randbytes(50_000))
+        return str(db), "is damaged"
+    make_database(db)
+    if kind == "truncated":
+        with open(db, "r+b") as f:
+            f.truncate(db.stat().st_size // 3)
+        return str(db), "is damaged"
+    if kind == "damaged pages":
+        with open(db, "r+b") as f:
+            f.seek(2 * 4096)  # the header of the third page: a table's b-tree page
+            f.write(b"\x07" * 16)
+        return str(db), "is damaged"
+    assert kind == "read-only"
+    if os.geteuid() == 0:  # root writes to a 0444 file: make it immutable instead
+        subprocess.run(["chattr", "+i", str(db)], check=True)
+    else:
+        db.chmod(0o444)
+    return str(db), "is read-only"
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "directory",
+        "empty",
+        "under a file",
+        "not creatable",
+        "random bytes",
+        "truncated",
+        "damaged pages",
+        "read-only",
+    ],
+)
+def test_a_bad_database_stops_the_start_with_one_line(tmp_path, kind):
+    """Each database fault at start-up: exit status 2, one line on stderr naming the path and
+    what is wrong, no traceback; a damaged file is left exactly as it was."""
+    fake = FakeTelegram()
+    path, said = damage(kind, tmp_path)
+    before = Path(path).read_bytes() if path and Path(path).is_file() else None
+    try:
+        with fake.serve() as server:
+            status, err = run_to_exit(tmp_path, fake, server.base_url, DATABASE_PATH=path)
+        if before is not None:
+            assert Path(path).read_bytes() == before, "the damaged database was written to"
+    finally:
+        if kind == "read-only" and os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", path], check=True)
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err
+    assert kind == "empty" or path in lines[0], err
+    assert not [c for c, _ in fake.calls], "the bot talked to Telegram before its checks"
+
+
+def test_a_refused_token_stops_with_one_line(tmp_path):
+    """A token Telegram refuses (401): exit status 2 and one line, no traceback."""
+    fake = FakeTelegram()
+    with fake.serve() as server:
+        status, err = run_to_exit(
+            tmp_path, fake, server.base_url, TELEGRAM_BOT_TOKEN="123:refused-token"
+        )
+    assert status == 2, err
+    assert err.strip() == "configuration error: TELEGRAM_BOT_TOKEN was refused by Telegram"
+
+
+def test_an_unreachable_bot_api_is_said_once_and_tried_again(tmp_path):
+    """The Bot API does not answer at start-up: one warning line, attempts with back-off, and
+    the bot starts as soon as it answers."""
+    fake = FakeTelegram()
+    alice = fake.add_user("Alice", language_code="it")
+    with fake.serve() as server:
+        with fake.outage(502):
+            bot = start_bot(tmp_path, fake, server.base_url, LOG_LEVEL="WARNING")
+            try:
+                wait_for("two attempts", lambda: len(fake.calls_of("getMe")) >= 2)
+            except BaseException:
+                stop_bot(bot)
+                raise
+        try:
+            fake.start_private(alice)
+            wait_for("welcoming Alice", lambda: fake.messages(alice))
+        finally:
+            err = stop_bot(bot)
+    lines = err.strip().splitlines()
+    assert "Traceback" not in err, err
+    assert len([line for line in lines if "cannot reach the Bot API" in line]) == 1, err
+
+
+def test_polling_asks_only_for_handled_updates_and_skips_unreadable_ones(tmp_path):
+    """getUpdates asks for the update types the bot handles; an update the library cannot
+    parse (a poll_answer without its user, a message without a chat) is logged once and
+    skipped, and the update behind it is answered."""
+    from bot.intake import ALLOWED_UPDATES
+
+    fake = FakeTelegram()
+    alice = fake.add_user("Alice", language_code="it")
+    with fake.serve() as server:
+        bot = start_bot(tmp_path, fake, server.base_url, LOG_LEVEL="WARNING")
+        try:
+            wait_for("polling", lambda: fake.allowed_updates() is not None)
+            assert sorted(fake.allowed_updates()) == sorted(ALLOWED_UPDATES)
+            bad = fake.raw_update({"message": {"message_id": 1, "text": "/start"}})
+            fake.start_private(alice)
+            wait_for("welcoming Alice", lambda: fake.messages(alice))
+            wait_for("the updates taken", lambda: not fake.pending_updates())
+        finally:
+            err = stop_bot(bot)
+    assert "Traceback" not in err and " ERROR " not in err, err
+    skipped = [line for line in err.splitlines() if f"skipped update {bad['update_id']}" in line]
+    assert len(skipped) == 1, err
+
+
+def test_webhook_without_a_secret_generates_one_keeps_it_and_refuses_updates_without_it(tmp_path):
+    """WEBHOOK_URL without WEBHOOK_SECRET: the bot generates a secret, gives it to Telegram
+    with the webhook, keeps it across restarts, and refuses a posted update that does not
+    carry it (a forged update creates nothing)."""
+    fake = FakeTelegram()
+    alice = fake.add_user("Alice", language_code="it")
+    secrets_seen = []
+    with fake.serve() as server:
+        for _ in range(2):
+            port = free_port()
+            bot = start_webhook_bot(tmp_path, fake, server.base_url, port)
+            try:
+                wait_for("setting the webhook", lambda: fake.webhook_secret)
+                secret = fake.webhook_secret
+                secrets_seen.append(secret)
+                update = fake.start_private(alice)
+
+                def post(
+                    headers: dict[str, str], body: dict = update, port: int = port
+                ) -> int | None:
+                    return post_update(port, body, headers)
+
+                seen = len(fake.messages(alice))
+                assert wait_for("listening", lambda: post({})) == 403
+                forged = {"X-Telegram-Bot-Api-Secret-Token": "guessed"}
+                assert post(forged) == 403
+                assert len(fake.messages(alice)) == seen
+                token = {"X-Telegram-Bot-Api-Secret-Token": secret}
+                assert post(token) == 200
+                wait_for("welcoming Alice", lambda n=seen: len(fake.messages(alice)) > n)
+            finally:
+                err = stop_bot(bot)
+            assert "Traceback" not in err, err
+            fake.webhook_secret = ""
+    assert len(secrets_seen[0]) >= 32 and secrets_seen[0] == secrets_seen[1]
+
+
+def test_backup_copies_the_live_database_and_the_copy_restores(tmp_path):
+    """``python -m bot backup PATH`` while the bot runs: a consistent copy with the games in
+    it; the bot started on the copy (the README's restore) knows the lobby."""
+    fake = FakeTelegram()
+    alice = fake.add_user("Alice", language_code="it")
+    bob = fake.add_user("Bob", language_code="it")
+    group = fake.add_group("Tavolo", members=[alice, bob])
+    copy_path = tmp_path / "backups" / "copy.sqlite3"
+    with fake.serve() as server:
+        bot = start_bot(tmp_path, fake, server.base_url)
+        try:
+            lobby = open_lobby(fake, alice, bob, group)
+            copy_path.parent.mkdir()
+            status, err = run_to_exit(tmp_path, fake, server.base_url, "backup", str(copy_path))
+            assert status == 0, err
+        finally:
+            err = stop_bot(bot)
+        restored = tmp_path / "restored"
+        restored.mkdir()
+        (restored / "bot.sqlite3").write_bytes(copy_path.read_bytes())
+        bot = start_bot(restored, fake, server.base_url)
+        try:
+            fake.press_button(bob, lobby, t("btn-join"))
+            wait_for("seating Bob", lambda: "Bob" in fake.message(group, lobby.message_id).text)
+        finally:
+            err = stop_bot(bot)
+        assert "Traceback" not in err, err
+        status, err = run_to_exit(tmp_path, fake, server.base_url, "backup", str(tmp_path))
+    assert status == 2 and "is a directory" in err and "Traceback" not in err, err

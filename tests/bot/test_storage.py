@@ -19,13 +19,20 @@ async def storage(tmp_path):
 
 
 async def test_migrations_are_recorded_and_pragmas_set(storage, tmp_path):
-    """Each migration is recorded with its number; WAL, foreign keys and busy timeout are on."""
+    """Each migration is recorded with its number; WAL, foreign keys and busy timeout are on,
+    and commits are synced (``synchronous=FULL``, 2: a commit survives a power cut)."""
     assert await storage.schema_version() == SCHEMA_VERSION
     cur = await storage.conn.execute("SELECT version, description FROM schema_migrations")
     rows = await cur.fetchall()
     assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
     assert all(r[1] for r in rows)
-    for pragma, expected in (("journal_mode", "wal"), ("foreign_keys", 1), ("busy_timeout", 5000)):
+    expected_pragmas = (
+        ("journal_mode", "wal"),
+        ("synchronous", 2),
+        ("foreign_keys", 1),
+        ("busy_timeout", 5000),
+    )
+    for pragma, expected in expected_pragmas:
         cur = await storage.conn.execute(f"PRAGMA {pragma}")
         assert (await cur.fetchone())[0] == expected
 

@@ -1,0 +1,109 @@
+"""What the bot takes in: the update types it asks for, updates it cannot read, updates that name
+no sender.
+
+- ``ALLOWED_UPDATES``: only the kinds the handlers use; Telegram sends nothing else.
+- ``TolerantBot``: an update python-telegram-bot cannot parse (a field missing, a shape it does
+  not know) would make the whole ``getUpdates`` answer fail, again and again at the same offset.
+  Each update is read on its own instead; one that cannot be read is logged once and replaced
+  by an empty update with its id, so the offset moves past it and the bot goes on.
+- ``drop_senderless``: an update without a sender (a message on behalf of a channel, a forged
+  one) is let through only for what needs no sender (a group becoming a supergroup).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from telegram import Update
+from telegram.ext import ApplicationHandlerStop, ContextTypes, ExtBot
+from telegram.request import BaseRequest
+
+DEFAULT_NONE = BaseRequest.DEFAULT_NONE
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = [
+    Update.MESSAGE,
+    Update.CALLBACK_QUERY,
+    Update.INLINE_QUERY,
+    Update.MY_CHAT_MEMBER,
+]
+
+
+def read_updates(bot: ExtBot, result: Any) -> tuple[Update, ...]:
+    """``getUpdates``' result as updates, each read on its own: one that cannot be parsed is
+    logged once and replaced by an empty update with its id (so the offset moves past it)."""
+    updates = []
+    for raw in result if isinstance(result, list) else ():
+        try:
+            updates.append(Update.de_json(raw, bot))
+            continue
+        except Exception as exc:  # whatever python-telegram-bot raises on a shape it cannot read
+            failure = exc
+        update_id = raw.get("update_id") if isinstance(raw, dict) else None
+        if not isinstance(update_id, int):
+            log.warning("skipped an update without an id: %.200r", raw)
+            continue
+        kinds = [k for k in raw if k != "update_id"]
+        log.warning(
+            "skipped update %s (%s): it cannot be read (%s: %s)",
+            update_id,
+            ", ".join(kinds) or "empty",
+            type(failure).__name__,
+            str(failure)[:200],
+        )
+        updates.append(Update(update_id))
+    return tuple(updates)
+
+
+class TolerantBot(ExtBot):
+    """The bot, reading each polled update on its own (see the module's docstring)."""
+
+    async def get_updates(
+        self,
+        offset: int | None = None,
+        limit: int | None = None,
+        timeout: float | timedelta | None = None,
+        allowed_updates: Sequence[str] | None = None,
+        *,
+        read_timeout: Any = DEFAULT_NONE,
+        write_timeout: Any = DEFAULT_NONE,
+        connect_timeout: Any = DEFAULT_NONE,
+        pool_timeout: Any = DEFAULT_NONE,
+        api_kwargs: dict[str, Any] | None = None,
+    ) -> tuple[Update, ...]:
+        """As ``Bot.get_updates`` (the same request and read timeout), updates read one by one."""
+        data = {
+            "timeout": timeout,
+            "offset": offset,
+            "limit": limit,
+            "allowed_updates": allowed_updates,
+        }
+        if isinstance(read_timeout, type(DEFAULT_NONE)):
+            read_timeout = self._request[0].read_timeout or 0
+        waits = timeout.total_seconds() if isinstance(timeout, timedelta) else (timeout or 0)
+        read_timeout = (read_timeout or 0) + waits
+        result = await self._post(
+            "getUpdates",
+            data,
+            read_timeout=read_timeout,
+            write_timeout=write_timeout,
+            connect_timeout=connect_timeout,
+            pool_timeout=pool_timeout,
+            api_kwargs=api_kwargs,
+        )
+        return read_updates(self, result)
+
+
+async def drop_senderless(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Stop an update without a sender before any handler sees it (registered first)."""
+    if not isinstance(update, Update) or update.effective_user is not None:
+        return
+    message = update.effective_message
+    if message is not None and (message.migrate_to_chat_id or message.migrate_from_chat_id):
+        return
+    log.debug("update %s has no sender; ignored", update.update_id)
+    raise ApplicationHandlerStop

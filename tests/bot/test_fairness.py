@@ -1,0 +1,129 @@
+"""Fairness between chats (issue 19): a flood of commands in one group, or a 429 in one group,
+never delays the games of another; what a chat sends beyond its share is dropped, a press
+answered once. The bot runs with Telegram's real limits against a fake Bot API that enforces
+them (20 messages a minute per group, 30 calls a second in all, 429 with retry_after)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+
+import pytest
+from telegram import Update
+
+from tests.bot.conftest import BotRunner, Table, t
+from tests.fake_telegram import FakeTelegram
+
+# A bound for the awaits, so that a bot stuck behind another chat fails instead of hanging;
+# how fast the presses are answered is the benchmark's business, not this test's.
+PROMPT = 5.0
+
+
+@pytest.fixture
+def limited_fake() -> FakeTelegram:
+    """A Telegram that answers 429 past its flood limits."""
+    return FakeTelegram(bot_username="TavolataBot", flood_limits=True)
+
+
+@pytest.fixture
+async def limited_bot(limited_fake, tmp_path):
+    """The bot with Telegram's real rate limits (the other tests turn them off)."""
+    runner = BotRunner(
+        limited_fake,
+        tmp_path / "bot.sqlite3",
+        itertools.count(1000),
+        group_max_rate=20,
+        overall_max_rate=30,
+        max_retries=3,
+    )
+    await runner.start()
+    yield runner
+    await runner.stop()
+    runner.check_clean()
+
+
+def deliver(bot: BotRunner, update: dict) -> asyncio.Task:
+    """Hand an update to the bot as the polling loop does: through the update processor, in
+    a task of its own."""
+    parsed = Update.de_json(update, bot.app.bot)
+    processor = bot.app.update_processor
+    return asyncio.create_task(processor.process_update(parsed, bot.app.process_update(parsed)))
+
+
+async def press_promptly(bot: BotRunner, table: Table, rng: random.Random) -> dict:
+    """One player of ``table`` presses one of their buttons; returns the answer, which must
+    come without waiting on any other chat."""
+    user, msg, _, data = rng.choice(table.visible_actions())
+    update = table.fake.press(user, msg, data)
+    await asyncio.wait_for(deliver(bot, update), PROMPT)
+    answer = table.fake.answered(update)
+    assert answer is not None and not answer.get("show_alert"), answer
+    return answer
+
+
+async def test_a_flood_in_one_group_does_not_hold_the_games_of_another(limited_bot, limited_fake):
+    """Group A spends its 20 messages a minute, then 60 ``/regole briscola`` arrive there at
+    once. Meanwhile a game in group B is played: each press is answered, and B's table shows
+    it, while A's commands still wait for A's budget. A's commands beyond its share are
+    dropped (reported once in the log, never an error), and a press in A while its share is
+    full is answered once, telling the player to try again."""
+    bot, fake = limited_bot, limited_fake
+    flooder = fake.add_user("Flood", language_code="it")
+    group_a = fake.add_group("Gruppo A", members=[flooder])
+    table = Table(bot, fake, 2, "Gruppo B")
+    await table.start("briscola", 2)
+    for _ in range(20):  # A's budget for this minute, spent
+        await bot.feed(fake.send_text(flooder, group_a, "/regole briscola"))
+    flood = [deliver(bot, fake.send_text(flooder, group_a, "/regole briscola")) for _ in range(60)]
+    await asyncio.sleep(0.1)
+    waiting = sum(not task.done() for task in flood)
+    assert waiting > 0
+    rng = random.Random(7)
+    for _ in range(6):
+        before = len(fake.calls_of("editMessageText"))
+        await press_promptly(bot, table, rng)
+        await asyncio.wait_for(bot.svc.renderer.drain(), PROMPT)
+        assert len(fake.calls_of("editMessageText")) > before  # B's messages show the press
+    assert sum(not task.done() for task in flood) > 0, "A's flood was served before B's game"
+    processor = bot.app.update_processor
+    assert processor.dropped >= 60 - processor.per_chat - processor.queue
+    # A press in A while its share is full: answered once, with the flood alert.
+    last = fake.last_message(group_a)
+    presses = [fake.press(flooder, last, "u:0:0:briscola") for _ in range(3)]
+    for update in presses:
+        await asyncio.wait_for(deliver(bot, update), PROMPT)
+        assert fake.answered(update)["text"] == t("alert-flood")
+    answers = [p for m, p in fake.calls if m == "answerCallbackQuery"]
+    ids = [a["callback_query_id"] for a in answers]
+    assert all(ids.count(u["callback_query"]["id"]) == 1 for u in presses)
+    for task in flood:
+        task.cancel()
+    await asyncio.gather(*flood, return_exceptions=True)
+    # The flood was reported in the log once (as a warning), and never as an error.
+    assert not bot.errors.records
+
+
+async def test_a_429_in_one_group_pauses_only_that_group(limited_bot, limited_fake):
+    """Telegram answers a message in group A with 429 "retry after 2": A's message is sent
+    again after the wait, and meanwhile the game in group B goes on, presses answered and
+    table edited."""
+    bot, fake = limited_bot, limited_fake
+    someone = fake.add_user("Ada", language_code="it")
+    group_a = fake.add_group("Gruppo A", members=[someone])
+    table = Table(bot, fake, 2, "Gruppo B")
+    await table.start("briscola", 2)
+    fake.fail_next("sendMessage", 429, retry_after=2, match=lambda p: p["chat_id"] == group_a["id"])
+    waiting = deliver(bot, fake.send_text(someone, group_a, "/regole briscola"))
+    await asyncio.sleep(0.1)
+    rng = random.Random(3)
+    for _ in range(4):
+        before = len(fake.calls_of("editMessageText"))
+        await press_promptly(bot, table, rng)
+        await asyncio.wait_for(bot.svc.renderer.drain(), PROMPT)
+        assert len(fake.calls_of("editMessageText")) > before
+    assert not waiting.done(), "B's presses waited for A's 429"
+    await asyncio.wait_for(waiting, PROMPT)
+    sent = [p for m, p in fake.calls if m == "sendMessage" and p["chat_id"] == group_a["id"]]
+    assert len(sent) == 2  # the refused one, then the same again after the wait
+    assert fake.last_message(group_a) is not None
