@@ -49,6 +49,11 @@ class LiveGame:
         """Whether cards are being played."""
         return self.row.status == "active" and self.game is not None
 
+    @property
+    def active_or_over(self) -> bool:
+        """Whether cards were played and the game was not cancelled."""
+        return self.game is not None and self.row.status in ("active", "over")
+
     def new_engine_game(self) -> engine.Game:
         """A fresh engine game from the stored setup (no action applied)."""
         row = self.row

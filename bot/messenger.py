@@ -137,6 +137,8 @@ class Messenger:
             else:
                 await self.bot.delete_messages(chat_id, message_ids)
         except BadRequest as exc:
+            if "not found" in exc.message.lower():
+                return True  # already gone
             log.info("could not delete messages %s in chat %s: %s", message_ids, chat_id, exc)
             return False
         return True

@@ -326,6 +326,19 @@ class Renderer:
                 return events[i + 1 :]
         return events
 
+    def _unseen(self, live: LiveGame) -> list[dict]:
+        """The moves made since the table's latest version and before the latest action (which
+        ended a deal: its result shows that action's own moves), as the result draws them."""
+        drawn = self._table_serials.get(live.game_id, (live.serial, live.serial))[1]
+        events = live.events_since(drawn)
+        events = events[: max(0, len(events) - len(live.last_events))]
+        ui = ui_for(live.row.kind)
+        for i in range(len(events) - 1, -1, -1):
+            if events[i]["type"] in ui.announced:
+                events = events[i + 1 :]
+                break
+        return [e for e in events if e["type"] in ui.closing]
+
     async def _render_table(self, live: LiveGame) -> None:
         row = live.row
         if row.table_message_id is None and row.status != "active":
@@ -422,10 +435,14 @@ class Renderer:
 
     async def _flush_outbox(self, live: LiveGame) -> None:
         row = live.row
-        for item in await self.svc.storage.outbox(live.game_id):
-            content = screens.announcement_screen(
-                self.svc.tr, live, item.payload["events"], item.payload["view"]
-            )
+        items = await self.svc.storage.outbox(live.game_id)
+        for n, item in enumerate(items):
+            events = item.payload["events"]
+            if n == len(items) - 1 and live.active_or_over:
+                # Moves the table never showed (the deal ended inside its edit window) open
+                # the result, so that every card played is seen.
+                events = self._unseen(live) + events
+            content = screens.announcement_screen(self.svc.tr, live, events, item.payload["view"])
             old = row.table_message_id
             if old is not None and self.svc.messenger.latest.get(row.chat_id) == old:
                 # The ended deal's table is the bot's latest message: it becomes the result,
