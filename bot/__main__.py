@@ -1,5 +1,6 @@
 """``python -m bot``: long polling, or a webhook when ``WEBHOOK_URL`` is set;
-``python -m bot backup PATH``: a consistent copy of the live database.
+``python -m bot backup PATH``: a consistent copy of the live database;
+``python -m bot --local``: the web table on localhost, without Telegram.
 
 Every start-up fault stops the program with one line on stderr and exit status 2, never a
 traceback: a missing or malformed setting, a database that cannot be used (a directory,
@@ -9,6 +10,7 @@ refuses. A Bot API that cannot be reached is said in one line and tried again wi
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
@@ -24,6 +26,7 @@ from bot.app import build_application
 from bot.intake import ALLOWED_UPDATES
 from bot.settings import DatabaseSettings, Settings, settings_error_line
 from bot.storage import DatabaseUnusable, SchemaTooNew, Storage, backup
+from bot.webapp import local
 
 log = logging.getLogger("bot")
 
@@ -36,7 +39,9 @@ class StartupError(Exception):
     """A fault that stops the start-up; its message is the one line to print."""
 
 
-def read_settings(kind: type[Settings] | type[DatabaseSettings] = Settings) -> Any:
+def read_settings(
+    kind: type[Settings] | type[DatabaseSettings] | type[local.LocalSettings] = Settings,
+) -> Any:
     """The settings from the environment; StartupError naming every bad one."""
     try:
         return kind()
@@ -131,24 +136,44 @@ def run_backup(argv: list[str]) -> int:
     return 0
 
 
+def set_up_log(level: str) -> None:
+    """The log's level and line format."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # httpx logs every request at INFO, token included in the URL.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    # The job queue's scheduler tells of every job added before it starts.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+def run_local(argv: list[str]) -> int:
+    """``--local [--host H] [--port P] [--lang L]``: the web table on this computer."""
+    parser = argparse.ArgumentParser(prog="python -m bot --local")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to serve on")
+    parser.add_argument("--port", type=int, default=8080, help="the port to serve on")
+    parser.add_argument("--lang", default="it", help="the table's language (it, en)")
+    args = parser.parse_args(argv)
+    try:
+        settings = read_settings(local.LocalSettings)
+    except StartupError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    set_up_log(settings.log_level)
+    return local.main(settings, args.host, args.port, args.lang)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Read the settings, check the database, reach Telegram, run until interrupted."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["backup"]:
         return run_backup(argv[1:])
+    if argv[:1] == ["--local"]:
+        return run_local(argv[1:])
     if argv:
-        print("usage: python -m bot [backup PATH]", file=sys.stderr)
+        print("usage: python -m bot [backup PATH | --local]", file=sys.stderr)
         return 2
     try:
         settings = read_settings()
-        logging.basicConfig(
-            level=settings.log_level,
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        )
-        # httpx logs every request at INFO, token included in the URL.
-        logging.getLogger("httpx").setLevel(logging.WARNING)
-        # The job queue's scheduler tells of every job added before it starts.
-        logging.getLogger("apscheduler").setLevel(logging.WARNING)
+        set_up_log(settings.log_level)
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         secret = loop.run_until_complete(prepare_database(settings))

@@ -46,6 +46,8 @@ from bot.render import Renderer
 from bot.services import Services, Users, services
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.webapp import LOCAL_CHAT
+from bot.webapp import telegram as webapp
 
 log = logging.getLogger(__name__)
 
@@ -172,9 +174,10 @@ SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [
     timers.setup,
     computers.setup,
     results.setup,
+    webapp.setup,
 ]
 # Run in ``post_stop``, before the messages' last pass: feature modules stop their own tasks.
-TEARDOWNS: list[Callable[[Application], Awaitable[None]]] = [computers.teardown]
+TEARDOWNS: list[Callable[[Application], Awaitable[None]]] = [computers.teardown, webapp.teardown]
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
@@ -301,7 +304,8 @@ def make_processor(tr: Translator) -> ChatFairProcessor:
 async def reload_games(svc: Services) -> None:
     """At start-up: reload open games and bring every message up to date (a message that can
     no longer be edited is sent again), and send announcements left unsent."""
-    loaded = await svc.games.load_open()
+    # Local mode's games (``python -m bot --local``) are not Telegram's to show.
+    loaded = [live for live in await svc.games.load_open() if live.row.chat_id != LOCAL_CHAT]
     ids = {live.game_id for live in loaded} | set(await svc.storage.games_with_outbox())
     for game_id in sorted(ids):
         svc.renderer.refresh(game_id)

@@ -12,10 +12,11 @@ import difflib
 import functools
 import re
 import tomllib
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from bot.i18n import fold
 
 GAMES = ("belota", "briscola", "cirulla")
 DIALECTS = ("lij", "egl", "it")
@@ -25,13 +26,8 @@ KINDS = ("term", "saying")
 EXACT, PREFIX, SUBSTRING, MEANING, FUZZY = "exact", "prefix", "substring", "meaning", "fuzzy"
 _TIER_RANK = {EXACT: 0, PREFIX: 1, SUBSTRING: 2, MEANING: 3, FUZZY: 4}
 
-# Every character a keyboard or a typesetter uses as an apostrophe.
-_APOSTROPHES = "'’‘`´ʼʹ′＇"
-_APOSTROPHE_RE = re.compile(f"[{_APOSTROPHES}]")
 # After accents are gone, anything that is not a letter, digit, space or apostrophe separates words.
 _SEPARATOR_RE = re.compile(r"[^a-z0-9' ]+")
-# Letters that carry no combining mark to strip.
-_FOLD = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ı": "i"})
 
 # Leading articles that players may add or leave out: Ligurian (u, a, i, in, ina, l'), Emilian
 # (al, la, 'na), Italian and English. Only the first word is ever dropped.
@@ -100,13 +96,6 @@ class Match:
     entry: Entry
     tier: str
     score: float
-
-
-def fold(text: str) -> str:
-    """Casefold ``text`` and strip every diacritic (ç, ř, ü, é, â ...); apostrophes become ``'``."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(c for c in text if not unicodedata.combining(c)).translate(_FOLD)
-    return _APOSTROPHE_RE.sub("'", text)
 
 
 def _words(text: str) -> list[str]:

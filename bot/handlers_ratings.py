@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Awaitable, Callable
 
 import aiosqlite
@@ -12,10 +11,9 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import Application, CommandHandler, ContextTypes
 
 from bot import records
-from bot.i18n import Translator
+from bot.i18n import Translator, read_game
 from bot.render_ratings import (
     Board,
-    game_name,
     render_leaderboard,
     render_stats,
     render_unknown_game,
@@ -26,30 +24,6 @@ STATS_COMMANDS = ("stats",)
 GROUP_CHATS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 LangOf = Callable[[Update], Awaitable[str]]
-
-
-def _plain(text: str) -> str:
-    # "Belòta", "BELOTA" and "belota" name the same game.
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).strip()
-
-
-def parse_kind(translator: Translator, word: str) -> str | None:
-    """The game a user named (its code, its name in any language, or a clear prefix), or None."""
-    wanted = _plain(word)
-    if not wanted:
-        return None
-    names: dict[str, set[str]] = {
-        kind: {_plain(kind)}
-        | {_plain(game_name(translator, lang, kind)) for lang in translator.languages}
-        for kind in records.GAME_KINDS
-    }
-    exact = [kind for kind, known in names.items() if wanted in known]
-    if exact:
-        return exact[0]
-    # A prefix of three letters or more is enough when only one game starts that way.
-    prefixed = [k for k, known in names.items() if any(n.startswith(wanted) for n in known)]
-    return prefixed[0] if len(wanted) >= 3 and len(prefixed) == 1 else None
 
 
 class RatingsCommands:
@@ -82,7 +56,7 @@ class RatingsCommands:
         chat_id = chat.id if in_group else None
         args = context.args or []
         if args:
-            kind = parse_kind(self.translator, " ".join(args))
+            kind = read_game(self.translator, " ".join(args), records.GAME_KINDS)
             if kind is None:
                 text = render_unknown_game(self.translator, lang, " ".join(args))
                 await message.reply_text(text, parse_mode=ParseMode.HTML)

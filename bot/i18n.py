@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +12,28 @@ from fluent.runtime import FluentBundle
 from fluent.syntax import FluentParser, ast
 
 DEFAULT_LANG = "it"
+
+# Every character a keyboard or a typesetter uses as an apostrophe.
+_APOSTROPHE_RE = re.compile("['’‘`´ʼʹ′＇]")
+# Letters that carry no combining mark to strip.
+_FOLD = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ı": "i"})
+
+# What players call the games, besides their names in each language (folded, without spaces).
+GAME_ALIASES = {
+    "belota": ("belote", "belot", "belotta"),
+    "briscola": ("brescola", "bréscola"),
+    "cirulla": ("cirullone", "ciapachinze", "ciappachinze", "acchiappaquindici"),
+}
+# A prefix this long names the one game it starts ("bri", "cir", "bel").
+MIN_GAME_PREFIX = 3
+
+
+def fold(text: str) -> str:
+    """The one way to compare words: casefolded, every diacritic stripped (ò, ç, ř, ü, é, â
+    ...), every apostrophe written ``'``. "Belòta" and "BELOTA" fold to "belota"."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c)).translate(_FOLD)
+    return _APOSTROPHE_RE.sub("'", text)
 
 
 class TranslationError(ValueError):
@@ -92,6 +116,28 @@ class Translator:
         if errors:
             raise TranslationError(f"{lang}: message {msg_id!r}: {errors[0]}")
         return text
+
+
+def read_game(tr: Translator, text: str, kinds: Iterable[str] | None = None) -> str | None:
+    """The game a user named, the one way every command reads it (``/nuova``, ``/regole``,
+    ``/classifica``): its code, its name in any language, an alias (``ciapachinze``,
+    ``belote``) or a prefix of three letters or more that only one game starts (``bri``);
+    accents, case and spaces do not matter. None when it names no game of ``kinds``."""
+    wanted = re.sub(r"[\s'\-_.]+", "", fold(text))
+    if not wanted:
+        return None
+    names = {
+        kind: {fold(kind), *map(fold, GAME_ALIASES.get(kind, ()))}
+        | {fold(tr.get(lang, f"game-{kind}")) for lang in tr.languages}
+        for kind in (kinds if kinds is not None else GAME_ALIASES)
+    }
+    exact = [kind for kind, known in names.items() if wanted in known]
+    if exact:
+        return exact[0]
+    if len(wanted) < MIN_GAME_PREFIX:
+        return None
+    prefixed = [kind for kind, known in names.items() if any(n.startswith(wanted) for n in known)]
+    return prefixed[0] if len(prefixed) == 1 else None
 
 
 def _fluent_args(args: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,19 +5,23 @@ no sender.
 - ``TolerantBot``: an update python-telegram-bot cannot parse (a field missing, a shape it does
   not know) would make the whole ``getUpdates`` answer fail, again and again at the same offset.
   Each update is read on its own instead; one that cannot be read is logged once and replaced
-  by an empty update with its id, so the offset moves past it and the bot goes on.
+  by an empty update with its id, so the offset moves past it and the bot goes on. While the
+  Bot API cannot be reached, polls fail quietly (one warning) and are tried again within two
+  seconds, so that presses arrive soon after an outage ends.
 - ``drop_senderless``: an update without a sender (a message on behalf of a channel, a forged
   one) is let through only for what needs no sender (a group becoming a supergroup).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 from telegram import Update
+from telegram.error import NetworkError, TimedOut
 from telegram.ext import ApplicationHandlerStop, ContextTypes, ExtBot
 from telegram.request import BaseRequest
 
@@ -59,8 +63,18 @@ def read_updates(bot: ExtBot, result: Any) -> tuple[Update, ...]:
     return tuple(updates)
 
 
+# While getUpdates fails because Telegram cannot be reached, each poll waits this long before
+# it answers "no updates" (doubled at each failure, up to the cap), instead of the library's
+# back-off of up to 30 s: the first poll after an outage comes within POLL_RETRY_CAP seconds.
+POLL_RETRY_FIRST = 0.5
+POLL_RETRY_CAP = 2.0
+
+
 class TolerantBot(ExtBot):
-    """The bot, reading each polled update on its own (see the module's docstring)."""
+    """The bot, reading each polled update on its own, and polling again soon after an
+    outage (see the module's docstring)."""
+
+    _poll_wait = 0.0  # the wait after the next failed poll; 0 while polls succeed
 
     async def get_updates(
         self,
@@ -86,15 +100,28 @@ class TolerantBot(ExtBot):
             read_timeout = self._request[0].read_timeout or 0
         waits = timeout.total_seconds() if isinstance(timeout, timedelta) else (timeout or 0)
         read_timeout = (read_timeout or 0) + waits
-        result = await self._post(
-            "getUpdates",
-            data,
-            read_timeout=read_timeout,
-            write_timeout=write_timeout,
-            connect_timeout=connect_timeout,
-            pool_timeout=pool_timeout,
-            api_kwargs=api_kwargs,
-        )
+        try:
+            result = await self._post(
+                "getUpdates",
+                data,
+                read_timeout=read_timeout,
+                write_timeout=write_timeout,
+                connect_timeout=connect_timeout,
+                pool_timeout=pool_timeout,
+                api_kwargs=api_kwargs,
+            )
+        except NetworkError as exc:
+            if isinstance(exc, TimedOut):
+                raise  # the library polls again at once
+            if not self._poll_wait:
+                log.warning("cannot poll the Bot API (%s); polling again soon", exc)
+                self._poll_wait = POLL_RETRY_FIRST
+            await asyncio.sleep(self._poll_wait)
+            self._poll_wait = min(self._poll_wait * 2, POLL_RETRY_CAP)
+            return ()
+        if self._poll_wait:
+            log.warning("the Bot API answers again")
+            self._poll_wait = 0.0
         return read_updates(self, result)
 
 

@@ -33,6 +33,9 @@ class LiveGame:
         # Serialises every change to this game: one press is applied at a time.
         self.lock = asyncio.Lock()
         self.rules_open = False  # the lobby shows the house rules' buttons
+        # The game ``/nuova <game>`` named without a player count: the lobby's menu offers only
+        # its counts (a restart forgets it and offers every game again).
+        self.menu_kind: str | None = None
         self.commentary = True  # the group shows dialect sayings; read before each render
         self.blocked_notified: set[int] = set()  # users the group was told to unblock the bot
         # Loaded at start-up: the player to act was pinged before the restart (their hand is

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import logging
 import re
-import unicodedata
 from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Update, User
@@ -20,6 +19,7 @@ from bot.callbacks import Callback, Op
 from bot.chat_settings import chat_lang
 from bot.games import game_options, offered_kinds
 from bot.house_rules import rule_choices
+from bot.i18n import read_game
 from bot.live import LiveGame
 from bot.messenger import acknowledge
 from bot.services import Services, services
@@ -30,33 +30,22 @@ log = logging.getLogger(__name__)
 JOIN_PAYLOAD = re.compile(r"^j(\d{1,12})(?:_([01]))?$")
 
 
-def _fold(text: str) -> str:
-    """Lower case without accents: "Belòta" -> "belota"."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def parse_new_args(svc: Services, args: list[str]) -> tuple[str, int] | None:
-    """The (kind, players) of ``/nuova`` arguments such as ``briscola 4`` or ``cirulla``;
-    None when they name no game the bot offers. The player count defaults to the smallest."""
-    words = _fold(" ".join(args)).split()
-    if not words:
+def parse_new_args(svc: Services, args: list[str]) -> tuple[str, int | None] | None:
+    """The (kind, players) of ``/nuova`` arguments such as ``briscola 4``, ``bri4`` or
+    ``cirulla``, the game read as every command reads it (``bot.i18n.read_game``); players is
+    None when no count was given and the game has several (the creator picks one in the
+    lobby). None when the arguments name no game the bot offers, or a count it is not
+    played with."""
+    text = " ".join(args).strip()
+    m = re.match(r"^(.*?)\s*(\d+)$", text)
+    name, count = (m.group(1), int(m.group(2))) if m else (text, None)
+    kind = read_game(svc.tr, name, offered_kinds())
+    if kind is None:
         return None
-    name, count = words[0], words[1] if len(words) > 1 else None
-    m = re.match(r"^(\D+?)(\d+)$", name)
-    if m and count is None:
-        name, count = m.group(1), m.group(2)
-    for kind in offered_kinds():
-        names = {kind} | {_fold(svc.tr.get(lang, f"game-{kind}")) for lang in svc.tr.languages}
-        if name not in names:
-            continue
-        counts = engine.GAMES[kind].player_counts
-        if count is None:
-            return kind, counts[0]
-        if count.isdigit() and int(count) in counts:
-            return kind, int(count)
-        return None
-    return None
+    counts = engine.GAMES[kind].player_counts
+    if count is None:
+        return kind, counts[0] if len(counts) == 1 else None
+    return (kind, count) if count in counts else None
 
 
 async def reply_html(update: Update, text: str) -> None:
@@ -64,9 +53,11 @@ async def reply_html(update: Update, text: str) -> None:
     await update.effective_message.reply_html(text, do_quote=False)
 
 
-def _options_text() -> str:
+def _options_text(command: str) -> str:
     return ", ".join(
-        f"/nuova {kind} {n}" if len(engine.GAMES[kind].player_counts) > 1 else f"/nuova {kind}"
+        f"{command} {kind} {n}"
+        if len(engine.GAMES[kind].player_counts) > 1
+        else f"{command} {kind}"
         for kind, n in game_options()
     )
 
@@ -85,13 +76,21 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if context.args:
         chosen = parse_new_args(svc, context.args)
         if chosen is None:
-            await reply_html(update, svc.tr.get(lang, "new-unknown-game", options=_options_text()))
+            await reply_html(
+                update,
+                svc.tr.get(
+                    lang, "new-unknown-game", options=_options_text(svc.tr.get(lang, "new-command"))
+                ),
+            )
             return
     existing = await svc.games.in_chat(chat.id)
     if existing is not None:
         await reply_html(update, svc.tr.get(lang, "new-busy"))
         return
     kind, players = chosen if chosen else (None, None)
+    menu_kind = kind if players is None else None  # the creator picks the player count
+    if players is None:
+        kind = None
     try:
         game_id = await svc.storage.create_lobby(
             chat.id, chat.title or "", user.id, user.full_name, lang, kind, players
@@ -100,6 +99,7 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply_html(update, svc.tr.get(lang, "new-busy"))
         return
     live = await svc.games.get(game_id)
+    live.menu_kind = menu_kind
     if kind is not None and user_row.private_open:
         async with live.lock:
             await _sit(svc, live, user, 0 if players == 4 else None)

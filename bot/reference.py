@@ -181,7 +181,7 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     named = " ".join(context.args or []).strip()
     game = None
     if named:
-        game = game_from_text(named)
+        game = game_from_text(svc.tr, named)
         if game is None:
             text = svc.tr.get(lang, "rules-unknown-game", game=named[:60])
             await update.effective_message.reply_html(text, do_quote=False)

@@ -20,9 +20,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
+from telegram import Update
 from telegram.ext import Application
 
 from bot import handlers_ratings, records, screens
+from bot.chat_settings import chat_lang
 from bot.games import Ctx
 from bot.live import LiveGame
 from bot.services import Services
@@ -181,10 +183,17 @@ def change_lines(ctx: Ctx, event: dict[str, Any]) -> list[str]:
 
 def register(application: Application) -> None:
     """The leaderboard and statistics commands, on the bot's database and translations."""
+
+    async def lang_of(update: Update) -> str:
+        # The chat's language, as every command writes in it (a group's /lingua choice).
+        svc = application.bot_data["services"]
+        return await chat_lang(svc, update.effective_chat, update.effective_user)
+
     handlers_ratings.register(
         application,
         get_conn=lambda: application.bot_data["services"].storage.conn,
         translator=application.bot_data["translator"],
+        lang_of=lang_of,
         min_games=application.bot_data["settings"].ratings_min_games,
     )
 

@@ -13,33 +13,20 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from bot.glossary import GAMES, normalize
+from bot.glossary import GAMES
 from bot.glossary_render import Button, Rendered
-from bot.i18n import Translator
+from bot.i18n import Translator, read_game
 
 # Each game's house rules in display order, with their defaults: the engine's rules models.
 HOUSE_RULES: dict[str, dict[str, Any]] = {
     kind: cls.rules_model().model_dump(mode="json") for kind, cls in engine.GAMES.items()
 }
 
-# What players may type after /regole to name a game.
-_GAME_NAMES = {
-    "belota": "belota",
-    "belote": "belota",
-    "belot": "belota",
-    "briscola": "briscola",
-    "brescola": "briscola",
-    "cirulla": "cirulla",
-    "cirullone": "cirulla",
-    "ciappachinze": "cirulla",
-    "ciapachinze": "cirulla",
-    "acchiappaquindici": "cirulla",
-}
 
-
-def game_from_text(text: str) -> str | None:
-    """The game named by ``text`` ("Belòta", "briscola", "ciapachinze" ...), or None."""
-    return _GAME_NAMES.get(normalize(text).replace(" ", ""))
+def game_from_text(tr: Translator, text: str) -> str | None:
+    """The game named by ``text`` ("Belòta", "bri", "ciapachinze" ...), or None: read as every
+    command reads a game's name (``bot.i18n.read_game``)."""
+    return read_game(tr, text, GAMES)
 
 
 def rule_message_id(game: str, name: str) -> str:

@@ -73,6 +73,10 @@ LOBBY_ROWS: list[LobbyRows] = []
 LobbyLines = Callable[[Ctx, LiveGame], list[str]]
 LOBBY_LINES: dict[str, LobbyLines] = {}
 SETTING_ROWS: dict[str, LobbyRows] = {}
+# More rows under a game in progress from feature modules (the Mini App's buttons), by the
+# module's name: on the group's table, and on a seat's hand message (``seat`` given).
+GameRows = Callable[[Ctx, LiveGame, int | None], list[list[InlineKeyboardButton]]]
+GAME_ROWS: dict[str, GameRows] = {}
 
 
 def lobby_screen(tr: Translator, live: LiveGame) -> Content:
@@ -83,9 +87,13 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
     creator = esc(row.creator_name)
     if row.kind is None:
         text = ctx.t("lobby-choose", creator=f"<b>{creator}</b>")
+        if live.menu_kind is not None:
+            game = ctx.t(f"game-{live.menu_kind}")
+            text = ctx.t("lobby-choose-count", creator=f"<b>{creator}</b>", game=game)
         options = [
             button(game_title(ctx, kind, n), Callback(Op.CHOOSE, gid, 0, f"{kind}-{n}"))
             for kind, n in game_options()
+            if live.menu_kind in (None, kind)
         ]
         keyboard = [*rows(options, 1), [button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid))]]
         return Content(text, InlineKeyboardMarkup(keyboard))
@@ -198,7 +206,10 @@ def table_screen(
     ctx = make_ctx(tr, row.lang, live)
     view = game.view(None)
     since = live.last_events if since is None else since
-    lines = [ctx.t("table-title", title=game_title(ctx, row.kind, row.players), deal=view["deal"])]
+    title = game_title(ctx, row.kind, row.players)
+    deal = ui.deal_name(ctx, view)
+    head = ctx.t("table-title", title=title, deal=deal) if deal else None
+    lines = [head or ctx.t("table-title-single", title=title)]
     lines += ui.table_lines(ctx, view, since)
     scores = ui.scores_line(ctx, view)
     if scores:
@@ -220,7 +231,12 @@ def table_screen(
             [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
         )
         keyboard += explain_rows(ctx, live, view, since)
+        keyboard += _game_rows(ctx, live, None)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def _game_rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKeyboardButton]]:
+    return [row for draw in GAME_ROWS.values() for row in draw(ctx, live, seat)]
 
 
 def explain_rows(
@@ -305,6 +321,8 @@ def hand_screen(
         keyboard = action_rows(ctx, live, view, game.legal_actions(seat))
     else:
         lines.append(ctx.t("hand-wait"))
+    if row.status == "active" and not view["is_over"]:
+        keyboard = keyboard + _game_rows(ctx, live, seat)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
 

@@ -41,6 +41,15 @@ class Settings(BaseSettings):
     computer_budget_ms: int = Field(default=250, ge=1, le=10_000)
     # Rated games a player needs before appearing in the leaderboards.
     ratings_min_games: int = Field(default=MIN_GAMES, ge=1)
+    # The Mini App (the table drawn as cards): its public https address, served by this
+    # process at webapp_listen:webapp_port; the short name registered with @BotFather gives
+    # the group's table a t.me link to it.
+    webapp_url: str | None = None
+    webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
+    webapp_listen: str = "0.0.0.0"
+    webapp_port: int = Field(default=8081, ge=0, le=65535)
+    # How long Telegram's signed data opens the table, in seconds.
+    webapp_max_age: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600)
 
     @field_validator("telegram_bot_token")
     @classmethod
@@ -69,6 +78,16 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value.rstrip("/")
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_url(cls, value: str | None) -> str | None:
+        # Telegram opens Mini Apps only over https.
+        if value is None or value == "":
+            return None
+        if not value.startswith("https://") or any(c.isspace() for c in value):
+            raise ValueError("must be an https:// address (Telegram's requirement)")
+        return value
 
     @field_validator("webhook_url")
     @classmethod

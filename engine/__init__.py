@@ -20,7 +20,8 @@ For search (the computer players), a game also offers, with no need to touch any
   ``g.step(a)`` applies one; ``g.playout(rng, policy=None, deal_only=False)`` plays on to the end
   of the game, or of the current deal, each action ``policy(g, choices, rng)`` or uniformly
   random (``choices[int(rng.random() * len(choices))]``). ``g.deal_number`` counts the deals
-  dealt (a void or annulled deal counts), so a playout of one deal ends when it moves on.
+  dealt (a void or annulled deal counts), so a playout of one deal ends when it moves on;
+  ``g.deals_scored`` counts the deals counted.
 - Seats: ``engine.cards.partner(seat)``, ``engine.cards.side_of(seat, players)``,
   ``engine.cards.next_seat(seat, players)``; ``g.side_of(seat)`` and ``g.sides``.
 - The trick winners: ``engine.briscola.trick_winner(cards, trump)`` (index in the trick) and

@@ -9,7 +9,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import sides, validate_deck
+from engine.cards import side_of, sides, validate_deck
 from engine.errors import IllegalAction, SetupError
 from engine.rules import HouseRules, parse_rules
 
@@ -56,6 +56,7 @@ class Game:
         self.rules = parse_rules(self.rules_model, rules)
         self.actions: list[str] = []
         self.sides = sides(players)
+        self.seat_side = [side_of(s, players) for s in range(players)]
         self.deck_count = 0
 
     # -- decks -----------------------------------------------------------------------------
@@ -95,7 +96,7 @@ class Game:
 
     def side_of(self, seat: int) -> int:
         """The side (team, or the player alone) of a seat."""
-        return seat % 2 if self.players == 4 else seat
+        return side_of(seat, self.players)
 
     def setup(self) -> dict[str, Any]:
         """The arguments that recreate this game before any action."""
@@ -113,13 +114,37 @@ class Game:
         return json.dumps({**self.setup(), "actions": self.actions}, separators=(",", ":"))
 
     # -- search: copies, samples and the fast path ------------------------------------------
+    # How ``copy`` treats the state's lists and dicts, by attribute name (a game that names
+    # none has every list and dict copied, and the lists inside them): lists changed in place,
+    # lists of lists changed in place, dicts changed in place (their values replaced, or lists
+    # changed in place), and those never changed once made (shared by the copies).
+    copied_lists: ClassVar[tuple[str, ...]] = ()
+    copied_nested: ClassVar[tuple[str, ...]] = ()
+    copied_dicts: ClassVar[tuple[str, ...]] = ()
+    shared_state: ClassVar[frozenset[str]] = frozenset()
+
     def copy(self) -> Game:
         """An independent game in the same state: it continues exactly as this one would.
 
         Playing on the copy leaves this game as it was; ``to_json`` of both is the same text.
         """
         new = object.__new__(type(self))
-        new.__dict__ = {k: _copied(v) for k, v in self.__dict__.items()}
+        if not self.copied_lists:
+            new.__dict__ = {k: _copied(v) for k, v in self.__dict__.items()}
+            return new
+        new.__dict__ = d = self.__dict__.copy()
+        for k in self.copied_lists:
+            v = d.get(k)
+            if v is not None:  # some exist only in some phases
+                d[k] = v[:]
+        for k in self.copied_nested:
+            v = d.get(k)
+            if v is not None:
+                d[k] = [x[:] for x in v]
+        for k in self.copied_dicts:
+            v = d.get(k)
+            if v is not None:
+                d[k] = _copied(v)
         return new
 
     def sample(self, seat: int, rng: random.Random) -> Game:
@@ -167,13 +192,19 @@ class Game:
         Each action is ``policy(game, choices, rng)`` (one of ``choices``), or uniformly random
         when there is no policy: ``choices[int(rng.random() * len(choices))]``.
         """
+        if policy is None:
+            self._random_playout(rng, deal_only)
+            return
+        deal = self.deal_number
+        while self.current_seat is not None and not (deal_only and self.deal_number != deal):
+            self.step(policy(self, self.choices(), rng))
+
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices (games play it without ``choices``)."""
         deal = self.deal_number
         while self.current_seat is not None and not (deal_only and self.deal_number != deal):
             acts = self.choices()
-            if policy is None:
-                self.step(acts[int(rng.random() * len(acts))])
-            else:
-                self.step(policy(self, acts, rng))
+            self.step(acts[int(rng.random() * len(acts))])
 
     @property
     def deal_number(self) -> int:

@@ -8,7 +8,6 @@ is the last card drawn. A deal (raggio) is worth 120 points; 61 wins it, 60-60 i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
@@ -71,6 +70,11 @@ class Briscola(Game):
     player_counts = (2, 3, 4)
     pack = PACK_40
     rules_model = BriscolaRules
+    copied_lists = ("actions", "deals_won", "deal_results", "winner_seats", "stock", "trick")
+    copied_lists += ("points",)
+    copied_nested = ("hands", "piles")
+    copied_dicts = ("peeked",)
+    shared_state = frozenset(("sides", "seat_side"))
 
     def __init__(self, players: int, **kwargs: Any) -> None:
         super().__init__(players, **kwargs)
@@ -137,6 +141,11 @@ class Briscola(Game):
         """Deals (raggi) won per side."""
         return list(self.deals_won)
 
+    @property
+    def deals_scored(self) -> int:
+        """Deals (raggi) counted so far."""
+        return len(self.deal_results)
+
     def peek_window(self) -> bool:
         """Whether partners may look at each other's hand now (``partner_peek``)."""
         if not self.peek_rule or self.drawn * 2 < self.stock_size:
@@ -167,7 +176,7 @@ class Briscola(Game):
             raise IllegalAction("unknown_action", repr(code))
         events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": code}]
         deal = self.deal
-        if self._put(seat, hand.index(code)):
+        if self._put(seat, code):
             events.append(self._trick_event())
             if self.deal != deal or self.over:
                 events.append(dict(self.deal_results[-1]))
@@ -196,7 +205,7 @@ class Briscola(Game):
         if action == PEEK_ID:
             self._peek(seat)
         else:
-            self._put(seat, self.hands[seat].index(PACK_40[action]))
+            self._put(seat, PACK_40[action])
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
@@ -206,24 +215,19 @@ class Briscola(Game):
         """The ``choices()`` int of an action code."""
         return PEEK_ID if code == PEEK else CARD_ID[code]
 
-    def playout(
-        self,
-        rng: random.Random,
-        policy: Callable[[Game, list[int], random.Random], int] | None = None,
-        deal_only: bool = False,
-    ) -> None:
-        """Play on with ``policy`` (uniformly random by default) to the end of the game (deal)."""
-        if policy is not None:
-            super().playout(rng, policy, deal_only)
-            return
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices, without building them."""
         random_ = rng.random
         deal = self.deal
-        put = self._put
+        n = self.players
+        actions = self.actions
+        finish = self._finish_trick
         while True:
             seat = self.turn
             if seat is None:
                 return
-            k = len(self.hands[seat])
+            hand = self.hands[seat]
+            k = len(hand)
             if self.peek_open and seat not in self.peeked:
                 i = int(random_() * (k + 1))
                 if i == k:
@@ -231,7 +235,16 @@ class Briscola(Game):
                     continue
             else:
                 i = int(random_() * k)
-            if put(seat, i) and deal_only and self.deal != deal:
+            # _put, inline (by position).
+            code = hand.pop(i)
+            actions.append(code)
+            trick = self.trick
+            trick.append(code)
+            if len(trick) < n:
+                self.turn = (seat + 1) % n
+                continue
+            finish()
+            if deal_only and self.deal != deal:
                 return
 
     # -- the rules -------------------------------------------------------------------------
@@ -247,9 +260,9 @@ class Briscola(Game):
         self.peeked[seat] = sorted(self.hands[partner(seat)], key=_sort_key)
         self.actions.append(PEEK)
 
-    def _put(self, seat: int, index: int) -> bool:
-        """Play the card at ``index`` in ``seat``'s hand; True when it closes a trick."""
-        code = self.hands[seat].pop(index)
+    def _put(self, seat: int, code: str) -> bool:
+        """Play a card of ``seat``'s hand; True when it closes a trick."""
+        self.hands[seat].remove(code)
         self.actions.append(code)
         trick = self.trick
         trick.append(code)
@@ -269,7 +282,7 @@ class Briscola(Game):
         for c in trick:
             pts += CARD_POINTS[c]
         w = (leader + trick_winner(trick, self.trump)) % n
-        side = w % 2 if n == 4 else w
+        side = self.seat_side[w]
         self.points[side] += pts
         self.piles[side] += trick
         self.tricks_played += 1
@@ -306,7 +319,7 @@ class Briscola(Game):
             "type": "trick_won",
             "seat": seat,
             "leader": leader,
-            "cards": list(cards),
+            "cards": cards,  # the trick's list: a new one is started, this one stays as it is
             "points": points,
             "stock": stock,
         }

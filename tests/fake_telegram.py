@@ -1702,6 +1702,21 @@ class FakeTelegram:
                 self._check_button(button)
         return markup
 
+    def _check_web_app(self, markup: dict | None, private: bool) -> None:
+        """Web App buttons: https only, and in private chats only (a group gets
+        BUTTON_TYPE_INVALID)."""
+        rows = (markup or {}).get("inline_keyboard") or []
+        for button in (b for row in rows for b in row if "web_app" in b):
+            url = str((button["web_app"] or {}).get("url", ""))
+            if not url.startswith("https://"):
+                raise ApiError(
+                    400,
+                    f"Bad Request: inline keyboard button Web App URL '{url}' is invalid: Only"
+                    " HTTPS links are allowed",
+                )
+            if not private:
+                raise ApiError(400, BUTTON_TYPE_INVALID)
+
     def _check_button(self, button: Any) -> None:
         if not isinstance(button, dict) or not isinstance(button.get("text"), str):
             raise ApiError(
@@ -1810,6 +1825,7 @@ class FakeTelegram:
         text, entities = self._format(p["text"], p.get("parse_mode"), p.get("entities"))
         markup = self._check_markup(p.get("reply_markup"), inline_only=False)
         chat = self._reachable_chat(p["chat_id"])
+        self._check_web_app(markup, chat.type == "private")
         self._check_text(text)
         reply_to = self._reply_target(chat, p)
         msg = FakeMessage(
@@ -1883,6 +1899,7 @@ class FakeTelegram:
         text, entities = self._format(p["text"], p.get("parse_mode"), p.get("entities"))
         markup = self._check_markup(p.get("reply_markup"), inline_only=True)
         msg = self._edit_target(p)
+        self._check_web_app(markup, msg.chat_id is not None and msg.chat_id > 0)
         self._check_text(text)
         result = self._apply_edit(msg, text, entities, markup, inline=_inline(p))
         msg.raw_text, msg.parse_mode = p["text"], p.get("parse_mode")
@@ -1891,6 +1908,7 @@ class FakeTelegram:
     def _edit_message_reply_markup(self, p: dict) -> Any:
         markup = self._check_markup(p.get("reply_markup"), inline_only=True)
         msg = self._edit_target(p)
+        self._check_web_app(markup, msg.chat_id is not None and msg.chat_id > 0)
         return self._apply_edit(msg, msg.text, msg.entities, markup, inline=_inline(p))
 
     def _deletable(self, chat: _Chat, message_id: int) -> FakeMessage:

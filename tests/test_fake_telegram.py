@@ -795,3 +795,18 @@ def test_a_result_sent_into_a_group_reaches_the_bot_even_in_privacy_mode():
     assert delivered["reply_markup"] == markup and delivered["text"] == "Scelta 1"
     elsewhere = fake.choose_inline_result(alice, update, "r1", chat=lonely)
     assert fake.delivery(elsewhere) is None
+
+
+def test_web_app_buttons_only_in_private_chats_and_over_https(fake):
+    """Telegram refuses a web_app button in a group (BUTTON_TYPE_INVALID) or to an http page."""
+    user = fake.add_user("Anna", username="anna")
+    group = fake.add_group("G", members=[user])
+    fake.start_private(user)
+    button = {"text": "Table", "web_app": {"url": "https://table.example/?game=1"}}
+    markup = {"inline_keyboard": [[button]]}
+    assert send(fake, user, "hand", reply_markup=markup)[0] == 200
+    status, body = send(fake, group, "table", reply_markup=markup)
+    assert (status, body["description"]) == (400, "Bad Request: BUTTON_TYPE_INVALID")
+    plain = {"inline_keyboard": [[{**button, "web_app": {"url": "http://table.example/"}}]]}
+    status, body = send(fake, user, "hand", reply_markup=plain)
+    assert status == 400 and "Only HTTPS links are allowed" in body["description"]

@@ -590,7 +590,7 @@ def test_every_house_rule_has_a_message_in_each_language(lang, game, name):
         ("cirulla", {"matta_card": "QH"}, "it", "<b>La matta</b>: la donna di cuori"),
         ("cirulla", {"aces_void": False}, "en", "<b>Two aces on the table</b>: play on"),
         ("briscola", {"raggi": 3}, "en", "<b>Raggi</b>: 3, the first to win 3 deals wins"),
-        ("briscola", {}, "it", "<b>Raggi</b>: uno, una smazzata fa la partita"),
+        ("briscola", {}, "it", "<b>Raggi</b>: uno, si gioca una partita sola"),
         ("belota", {"target": 1500}, "it", "<b>Traguardo</b>: 1.500 punti"),
         ("belota", {"dedans": False}, "en", "<b>Failed contract</b>: each pair keeps its own"),
     ],
@@ -611,7 +611,7 @@ def test_rules_refuse_unknown_games_and_rules():
     [("Belòta", "belota"), ("BRISCOLA", "briscola"), ("ciapachinze", "cirulla"), ("poker", None)],
 )
 def test_rules_game_names_are_read_leniently(text, game):
-    assert game_from_text(text) == game
+    assert game_from_text(TR, text) == game
 
 
 def test_rules_choice_offers_each_game():

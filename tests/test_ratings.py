@@ -19,8 +19,8 @@ from fluent.syntax import FluentParser, ast
 from telegram.ext import ApplicationBuilder, CommandHandler
 
 from bot import records
-from bot.handlers_ratings import RatingsCommands, parse_kind, register
-from bot.i18n import Translator
+from bot.handlers_ratings import RatingsCommands, register
+from bot.i18n import Translator, read_game
 from bot.ratings import Skill, display_rating, initial_skill, placements, rate
 from bot.records import GameRecord, PlayerRecord
 from bot.render_ratings import MAX_TEXT, Board, render_leaderboard, render_stats, text_width
@@ -518,7 +518,7 @@ def test_leaderboard_columns_line_up(tr):
     text = render_leaderboard(tr, "it", [Board("briscola", lines)], "Tavolo", 3)
     table = visible(re.search(r"<pre>(.*?)</pre>", text, re.S).group(1))
     rows = table.splitlines()
-    assert rows[0].split() == ["#", "Giocatore", "Punti", "Part.", "Vinte"]
+    assert rows[0].split() == ["#", "Giocatore", "Punteggio", "Part.", "Vinte"]
     assert len({text_width(r) for r in rows}) == 1  # right-aligned numbers end together
     assert rows[2].startswith("2 Giovanni Batt…")
     assert rows[3].startswith("2 界界")
@@ -562,7 +562,7 @@ async def test_stats_render_every_figure_in_the_chats_language(conn, tr):
     assert re.search(r"Punti medi +55,5", it)
     assert re.search(r"Scope +4", it) and re.search(r"Buone +2", it)
     assert re.search(r"Capotti +1", it) and re.search(r"Contratti fatti +2 su 3", it)
-    assert re.search(r"Compagno preferito +user3 \(una partita\)", it)
+    assert re.search(r"Spesso in coppia con +user3 \(una partita\)", it)
     en = visible(render_stats(tr, "en", "Alice", found))
     assert re.search(r"Average points +55\.5", en) and re.search(r"Best streak +1", en)
     assert "has no finished games yet" in render_stats(tr, "en", "Bob", [])
@@ -595,11 +595,11 @@ def test_english_has_every_italian_message_and_no_other():
 
 
 def test_game_names_are_understood_in_any_spelling(tr):
-    assert parse_kind(tr, "Belòta") == "belota"
-    assert parse_kind(tr, "BELOTA") == "belota"
-    assert parse_kind(tr, "bris") == "briscola"
-    assert parse_kind(tr, "b") is None
-    assert parse_kind(tr, "scopone") is None
+    assert read_game(tr, "Belòta") == "belota"
+    assert read_game(tr, "BELOTA") == "belota"
+    assert read_game(tr, "bris") == "briscola"
+    assert read_game(tr, "b") is None
+    assert read_game(tr, "scopone") is None
 
 
 # -- command handlers, with minimal stand-ins for Telegram's objects -----------------------------

@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib
 
 import engine
-from bot.games.base import Ctx, GameUI
+from bot.games.base import Ctx, GameUI, card_text, game_terms
 
-__all__ = ["Ctx", "GameUI", "game_options", "offered_kinds", "ui_for"]
+__all__ = ["Ctx", "GameUI", "card_text", "game_options", "game_terms", "offered_kinds", "ui_for"]
 
 _UIS: dict[str, GameUI] = {}
 

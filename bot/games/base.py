@@ -8,13 +8,43 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from bot.i18n import Translator
-from engine.cards import card_label
+from engine.cards import FRENCH_SUIT_SYMBOLS, ITALIAN_SUIT_SYMBOLS
 
 View = dict[str, Any]
 Event = dict[str, Any]
+
+# Each game's own words for its parts (``term-<kind>-<part>`` in the locales): the trick, the
+# deal of the whole pack, the match, and Cirulla's rounds of three cards.
+TERMS = {
+    "briscola": ("trick", "deal", "series", "match"),
+    "cirulla": ("round", "deal", "match"),
+    "belota": ("trick", "deal", "match"),
+}
+
+
+@lru_cache(maxsize=32)
+def _faces(tr: Translator, lang: str, faces: str) -> tuple[dict[str, str], dict[str, str]]:
+    # The court cards' letters are words of the language (fante, cavallo, re: F C R).
+    letters = {r: tr.get(lang, f"rank-{faces}-{r}") for r in "JQK"}
+    symbols = ITALIAN_SUIT_SYMBOLS if faces == "italian" else FRENCH_SUIT_SYMBOLS
+    return {**letters, "T": "10"}, symbols
+
+
+def card_text(tr: Translator, lang: str, code: str, faces: str = "french") -> str:
+    """How a card reads to a player: the engine's ``"QD"`` is ``C🪙`` on an Italian pack in
+    Italian, ``Kn🪙`` in English, ``Q♦`` on a French pack. The one place for card faces."""
+    letters, symbols = _faces(tr, lang, faces)
+    return letters.get(code[0], code[0]) + symbols[code[1]]
+
+
+def game_terms(tr: Translator, lang: str, kind: str) -> dict[str, str]:
+    """A game's own words for its parts in a language: ``{"trick": "mano", "deal": "partita",
+    ...}`` for Briscola in Italian. The lobby, table, results and rules use the same words."""
+    return {part: tr.get(lang, f"term-{kind}-{part}") for part in TERMS[kind]}
 
 
 @dataclass
@@ -32,8 +62,8 @@ class Ctx:
         return self.tr.get(self.lang, msg_id, **args)
 
     def card(self, code: str) -> str:
-        """A card's label with this game's faces: ``7♦`` or ``7🪙``."""
-        return card_label(code, self.faces)
+        """A card's label with this game's faces in this language: ``7♦``, ``C🪙``."""
+        return card_text(self.tr, self.lang, code, self.faces)
 
     def cards(self, codes: Sequence[str]) -> str:
         """Labels of several cards, or a dash for none."""
@@ -61,7 +91,7 @@ class Ctx:
 
     def suit(self, suit: str) -> str:
         """The name of a suit with its symbol, in this game's faces."""
-        symbol = card_label("A" + suit, self.faces)[1:]
+        symbol = (ITALIAN_SUIT_SYMBOLS if self.faces == "italian" else FRENCH_SUIT_SYMBOLS)[suit]
         return self.t(f"suit-{self.faces}-{suit}", symbol=symbol)
 
 
@@ -86,6 +116,11 @@ class GameUI:
     # Actions after which the same player still has to play a card: the group's table shows
     # them together with that card, one edit instead of two (``bot.play.table_waits``).
     quiet: ClassVar[frozenset[str]] = frozenset()
+
+    def deal_name(self, ctx: Ctx, view: View) -> str | None:
+        """The deal being played in this game's own word ("smazzata 2", "mano 3") for the
+        table's title; None when the game is a single deal."""
+        return ctx.t(f"{self.kind}-deal-name", deal=view["deal"])
 
     def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """The game's part of the group's table message (spectator view); ``last`` holds the

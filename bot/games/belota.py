@@ -11,6 +11,23 @@ from bot.games.base import Ctx, Event, GameUI, View, sides_of
 DECLARATION_RANKS = {"J": "valé", "9": "catòrze"}
 
 
+def trump_declaration_counts(view: View) -> bool:
+    """Whether the declarations counted include one in the trump suit: «l'è bon u mei»,
+    "accertata validità d'accuso in seme d'atù" (the source's glossary)."""
+    scored = view.get("declarations_scored")
+    contract = view.get("contract")
+    if not scored or contract is None or contract["sensa"]:
+        return False
+    team = scored["team"]
+    declared = view.get("declarations") or []
+    return any(
+        d.get("suit") == contract["trump"]
+        for seat, ds in enumerate(declared)
+        if seat % 2 == team
+        for d in ds
+    )
+
+
 class BelotaUI(GameUI):
     """Belòta with the French ("genovesi") pack."""
 
@@ -98,9 +115,12 @@ class BelotaUI(GameUI):
                 lines.append(ctx.t("belota-declared", player=ctx.name(seat), declarations=shown))
         scored = view.get("declarations_scored")
         if scored:
+            key = "belota-declarations-count"
+            if trump_declaration_counts(view):
+                key = "belota-declarations-count-trump"
             lines.append(
                 ctx.t(
-                    "belota-declarations-count",
+                    key,
                     team=ctx.side_name(scored["team"], sides_of(view)),
                     points=scored["points"],
                 )
@@ -139,7 +159,7 @@ class BelotaUI(GameUI):
         contract = view.get("contract")
         if view["phase"] != "bidding" and contract is not None and contract["sensa"]:
             terms.append("manda-contru" if contract["contru"] else "manda-sensa")
-        if view["phase"] != "bidding" and view.get("declarations_scored"):
+        if view["phase"] != "bidding" and trump_declaration_counts(view):
             terms.append("e-bon-u-mei")
         if view["phase"] != "bidding" and view.get("belota"):
             terms.append("a-belota")

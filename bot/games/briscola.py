@@ -10,27 +10,45 @@ from bot.games.base import Ctx, Event, GameUI, View, sides_of
 TAKING_ORDER = "A3KQJ76542"
 
 
+def _beats(card: str, best: str, trump: str) -> bool:
+    """Whether ``card`` takes the trick from ``best`` (the card winning it so far)."""
+    if card[1] == best[1]:
+        return TAKING_ORDER.index(card[0]) < TAKING_ORDER.index(best[0])
+    return card[1] == trump
+
+
 def trick_saying(trick: Event, trump: str, players: int) -> str | None:
-    """The Emilian saying a trick calls for, if any (rules/briscola.md, "Sayings"):
-    ``"futu"`` a first trick of exactly 2 points; ``"nada"`` won with a briscola one step above
-    an opponent's; ``"masc"``/``"femna"`` an opponent's card of the led suit taken with that
-    suit's ace or three."""
+    """The Emilian saying a trick calls for, if any (the source's "Modi di dire").
+
+    Both sayings are about the card the taker beat: the one winning the trick when the taker
+    played, an opponent's. ``"nada"``: "si vince la mano prendendo con una briscola di poco più
+    alta in valore di quella appena giocata dall'avversario", a briscola one step above it.
+    ``"masc"``/``"femna"``, the strozzo: "calare un Asso o un Tre del seme dominante nella mano
+    per raccogliere tutte le carte", the ace or the three of the suit led taking an opponent's
+    card of that suit; not in the briscola suit, where a small briscola is the source's very
+    remedy against a strozzo. The leader beats nobody, so a led card calls for no saying. The
+    first trick's 2 points (``"futu"``) need the deal's count: see ``table_sayings``."""
     cards = trick["cards"]
     n = len(cards)
     winner = trick["seat"]
     seat_of = [(trick["leader"] + i) % n for i in range(n)]
-    won_with = cards[seat_of.index(winner)]
-
-    def opponent(seat: int) -> bool:
-        return seat != winner and (players != 4 or seat % 2 != winner % 2)
-
-    others = [c for c, s in zip(cards, seat_of, strict=True) if opponent(s)]
-    if won_with[1] == trump:
-        step = TAKING_ORDER.index(won_with[0]) + 1
-        if any(c[1] == trump and TAKING_ORDER.index(c[0]) == step for c in others):
+    at = seat_of.index(winner)
+    if at == 0:
+        return None
+    beaten = 0
+    for i in range(1, at):
+        if _beats(cards[i], cards[beaten], trump):
+            beaten = i
+    holder = seat_of[beaten]
+    if holder == winner or (players == 4 and holder % 2 == winner % 2):
+        return None  # the taker beat a partner's card
+    won_with, under = cards[at], cards[beaten]
+    if won_with[1] == trump and under[1] == trump:
+        if TAKING_ORDER.index(won_with[0]) + 1 == TAKING_ORDER.index(under[0]):
             return "nada"
+        return None
     led = cards[0][1]
-    if won_with[1] == led and won_with[0] in "A3" and any(c[1] == led for c in others):
+    if led != trump and won_with[1] == led == under[1] and won_with[0] in "A3":
         return "masc" if won_with[0] == "A" else "femna"
     return None
 
@@ -66,6 +84,10 @@ class BriscolaUI(GameUI):
     faces = "italian"
     closing = frozenset({"trick_won"})
     quiet = frozenset({"peek"})
+
+    def deal_name(self, ctx: Ctx, view: View) -> str | None:
+        """The raggio being played in a series of them; a single game has no number."""
+        return ctx.t("briscola-deal-name", deal=view["deal"]) if view["raggi"] > 1 else None
 
     def _trump_line(self, ctx: Ctx, view: View) -> str:
         if view["briscola_card"]:
@@ -156,18 +178,24 @@ class BriscolaUI(GameUI):
         if event["type"] == "trick_won":
             return [ctx.trick("briscola-last-trick", event)]
         if event["type"] == "deal_scored":
-            lines = [ctx.t("briscola-deal-over", deal=event["deal"])]
+            series = view["raggi"]
+            lines = [ctx.t("briscola-deal-over", deal=event["deal"], series=series)]
             lines += [
                 ctx.t("briscola-deal-points", side=ctx.side_name(s, sides), points=p)
                 for s, p in enumerate(event["points"])
             ]
             if event["draw"]:
-                lines.append(ctx.t("briscola-deal-draw"))
+                lines.append(ctx.t("briscola-deal-draw", series=series))
             else:
                 winners = [ctx.side_name(s, sides) for s in event["winners"]]
                 players = sum(len(sides[s]) for s in event["winners"])
                 lines.append(
-                    ctx.t("briscola-deal-winner", winners=", ".join(winners), count=players)
+                    ctx.t(
+                        "briscola-deal-winner",
+                        winners=", ".join(winners),
+                        count=players,
+                        series=series,
+                    )
                 )
             if view["raggi"] > 1:
                 lines.append(

@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.ai.search import alpha_beta, monte_carlo, worth
+from engine.ai.search import RESULT, alpha_beta, monte_carlo, worth
 from engine.base import Game
 from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
 from engine.cards import PACK_40, SUITS, next_seat, partner, side_of
@@ -268,6 +268,9 @@ def normal(
 # the deal. With the stock empty nothing is hidden; with two cards left only which unseen card
 # lies on top of the briscola card is unknown, so every possible one is searched (4 deals).
 ENDGAME_STOCK = 2
+# The hard player searches each of its sampled deals exactly with this many cards or fewer in
+# the stock (a few milliseconds a deal).
+HARD_EXACT_STOCK = 4
 
 
 def endgame(view: dict[str, Any], s: Seen) -> str | None:
@@ -654,10 +657,15 @@ def hard(
         if card is not None:
             return card
     sample = sampler(view, s)
+    # Near the end of a two-player deal each sampled deal is searched exactly rather than
+    # played out by the normal rules (its worth scaled to the playouts' utility).
+    exactly = n == 2 and s.stock <= HARD_EXACT_STOCK
 
     def evaluate(deal: Deal, card: str, _rng: random.Random) -> float:
         d = deal.copy()
         d.play(card)
+        if exactly:
+            return exact(d, side) / RESULT
         return utility(rollout(d), side)
 
     if samples is None and budget_ms is None:

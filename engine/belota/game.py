@@ -91,6 +91,15 @@ class Belota(Game):
     player_counts = (4,)
     pack = PACK_32
     rules_model = BelotaRules
+    copied_lists = (
+        *("actions", "_scores", "scoresheet", "_winners", "rest", "bids", "trick", "played"),
+        *("card_points", "tricks_won", "_can_declare", "declared"),
+    )
+    copied_nested = ("hands", "won_cards")
+    # Never changed once made: tables of the contract, the last trick, the legal cards.
+    shared_state = frozenset(
+        ("sides", "seat_side", "_rules_json", "_strength", "_points", "last_trick", "_legal")
+    )
 
     def __init__(
         self,
@@ -139,6 +148,11 @@ class Belota(Game):
     def scores(self) -> list[int]:
         """Match points per team (team 0: seats 0 and 2; team 1: seats 1 and 3)."""
         return list(self._scores)
+
+    @property
+    def deals_scored(self) -> int:
+        """Hands counted so far (an annulled hand is not counted)."""
+        return len(self.scoresheet)
 
     def legal_actions(self, seat: int) -> list[str]:
         """The action codes ``seat`` may play now; empty when it is not that seat's turn."""
@@ -408,15 +422,25 @@ class Belota(Game):
         return [{"type": "declared", "seat": seat, "team": seat & 1, "declarations": shown}]
 
     def _play_card(self, seat: int, card: str) -> list[dict[str, Any]]:
-        """Play a legal card; close the trick, the hand and the match when they end."""
+        """Play a legal card and return the events."""
+        events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": card}]
+        self._put(seat, card, events)
+        return events
+
+    def _put(self, seat: int, card: str, events: list[dict[str, Any]] | None) -> None:
+        """Play a legal card; close the trick, the hand and the match when they end.
+
+        ``events`` None: the fast path, which builds no event.
+        """
         self.hands[seat].remove(card)
         self.played.append(card)
         trick = self.trick
         trick.append(card)
-        events: list[dict[str, Any]] = [{"type": "card_played", "seat": seat, "card": card}]
         if seat == self.belota_seat and card in self._belota_cards:
             self.belota_played += 1
-            if self.belota_played == 1:
+            if events is None:
+                pass
+            elif self.belota_played == 1:
                 events.append({"type": "belota", "seat": seat, "card": card})
             else:
                 events.append(
@@ -441,11 +465,10 @@ class Belota(Game):
                     self._win_value = value
             if len(trick) == 4:
                 self._end_trick(events)
-                return events
+                return
         self._turn = (seat + 1) & 3
-        return events
 
-    def _end_trick(self, events: list[dict[str, Any]]) -> None:
+    def _end_trick(self, events: list[dict[str, Any]] | None) -> None:
         winner = self._win_seat
         team = winner & 1
         points = self._points
@@ -455,17 +478,21 @@ class Belota(Game):
         self.tricks_won[team] += 1
         self.won_cards[team] += trick
         self.tricks_done += 1
-        if self.tricks_done == 1:
-            self._settle_declarations(events)
-        events.append(
-            {
-                "type": "trick_won",
-                "seat": winner,
-                "trick": self.tricks_done,
-                "cards": list(trick),
-                "points": trick_points,
-            }
-        )
+        if events is None:
+            if self.tricks_done == 1:
+                self._settle_declarations([])
+        else:
+            if self.tricks_done == 1:
+                self._settle_declarations(events)
+            events.append(
+                {
+                    "type": "trick_won",
+                    "seat": winner,
+                    "trick": self.tricks_done,
+                    "cards": list(trick),
+                    "points": trick_points,
+                }
+            )
         self.last_trick = {
             "leader": self.leader,
             "cards": trick,
@@ -474,7 +501,7 @@ class Belota(Game):
         }
         self.trick = []
         if self.tricks_done == 8:
-            self._score_hand(events)
+            self._score_hand([] if events is None else events)
         else:
             self.leader = self._turn = winner
 
@@ -560,6 +587,50 @@ class Belota(Game):
         else:
             legal = self._bid_options
         return [ACTION_ID[c] for c in legal]
+
+    def step(self, action: int) -> None:
+        """Apply an action of ``choices()``, without events (but a declaration's) or checks."""
+        seat = self._turn
+        assert seat is not None
+        self._apply(seat, ACTIONS[action])
+
+    def _apply(self, seat: int, code: str) -> None:
+        """Log and apply a legal action on the fast path."""
+        self.actions.append(code)
+        if self._phase != PLAYING:
+            self._bid(seat, code)
+        elif code == "declare":
+            self._legal = None
+            self._declare(seat)
+        else:
+            self._legal = None
+            self._put(seat, code, None)
+
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices, without building them."""
+        random_ = rng.random
+        deck = self.deck_count
+        apply = self._apply
+        put = self._put
+        actions = self.actions
+        while True:
+            seat = self._turn
+            if seat is None or (deal_only and self.deck_count != deck):
+                return
+            if self._phase == PLAYING:
+                legal = self._legal
+                if legal is None:
+                    legal = self._card_legal(seat)
+                code = legal[int(random_() * len(legal))]
+                if code != "declare":
+                    actions.append(code)
+                    self._legal = None
+                    put(seat, code, None)
+                    continue
+            else:
+                legal = self._bid_options
+                code = legal[int(random_() * len(legal))]
+            apply(seat, code)
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""

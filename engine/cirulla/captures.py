@@ -63,3 +63,15 @@ def capture_table(
         found += [(t, FIFTEEN_RULE) for t in by_sum[FIFTEEN - value]]
         result.append(tuple(found))
     return tuple(result)
+
+
+@lru_cache(maxsize=1 << 17)
+def capture_ids(
+    values: tuple[int, ...], ace_takes_all_always: bool = False
+) -> tuple[tuple[tuple[int, tuple[int, ...], str], ...], ...]:
+    """``capture_table`` with each capture's positions also as a mask times 64: the part of a
+    capture's ``choices()`` int that is not the card (``card + 64 * mask``)."""
+    return tuple(
+        tuple((64 * sum(1 << i for i in idx), idx, how) for idx, how in found)
+        for found in capture_table(values, ace_takes_all_always)
+    )

@@ -43,7 +43,7 @@ from pydantic import model_validator
 from engine.base import Game, register
 from engine.cards import PACK_40
 from engine.cirulla.buone import SCALA_ALTA, Buona, Scoring, contest_rank, hand_buone
-from engine.cirulla.captures import ACE_TAKES_ALL, capture_table
+from engine.cirulla.captures import ACE_TAKES_ALL, capture_ids, capture_table
 from engine.cirulla.cards import CODES, DIAMONDS, INDEX, VALUES, canonical
 from engine.cirulla.counting import CARD_ITEMS, count_piles
 from engine.errors import IllegalAction, SetupError
@@ -117,6 +117,14 @@ class Cirulla(Game):
     player_counts = (2, 4)
     pack = PACK_40
     rules_model = CirullaRules
+    copied_lists = (
+        *("actions", "scores", "winner_seats", "stock", "table", "diamonds", "shown", "knocked"),
+        *("knock_buone", "turn_buone", "calls", "pending_reveals"),
+    )
+    copied_nested = ("hands", "piles")
+    copied_dicts = ("marks",)
+    # Never changed once made: the options are replaced at each move, never changed.
+    shared_state = frozenset(("sides", "_rules_json", "seat_side", "opening_events", "_options"))
 
     def __init__(
         self,
@@ -155,18 +163,19 @@ class Cirulla(Game):
         self.turns_per_deal: int = 1 + (len(PACK_40) - TABLE_CARDS - n * self.first_turn_cards) // (
             n * TURN_CARDS
         )
-        self.seat_side: list[int] = [self.side_of(s) for s in range(n)]
 
         # Match state.
         self.scores: list[int] = [0] * len(self.sides)
         self.dealer: int = dealer
         self.deal: int = 1
+        self.deals_scored: int = 0  # deals counted so far (a void deal is not counted)
         self.voids_in_a_row: int = 0
         self.over: bool = False
         self.winner_seats: list[int] = []
         self.current: int | None = None
         # The legal actions of the seat to act, by code (None: not worked out yet for this state).
         self._options: dict[str, Any] | None = None
+        self._fast: tuple[list[int], list[Any]] | None = None  # the same for ``choices()``
         self._reset_deal()
         # Events of the first deal (dealt before any action): deal_started, turn_dealt, ...
         self.opening_events: list[dict[str, Any]] = []
@@ -176,6 +185,7 @@ class Cirulla(Game):
     def clear_caches(cls) -> None:
         """Forget the cached captures and buone (benchmarks time cold lookups with it)."""
         capture_table.cache_clear()
+        capture_ids.cache_clear()
         hand_buone.cache_clear()
 
     # -- the contract ----------------------------------------------------------------------
@@ -217,6 +227,7 @@ class Cirulla(Game):
         if option is None:
             code, option = self._resolve(seat, code, options)
         self._options = None
+        self._fast = None
         events: list[dict[str, Any]] = []
         if option is KNOCK:
             self._knock(seat, events)
@@ -230,12 +241,107 @@ class Cirulla(Game):
         """The legal actions as ints: ``card`` to lay it (the card's number, 0..39),
         ``card + 64 * mask`` to capture the table cards at the bits of ``mask`` (positions in
         canonical table order), ``KNOCK_ID`` to knock; in ``legal_actions`` order."""
-        if self.current is None:
+        seat = self.current
+        if seat is None:
             return []
-        options = self._options
-        if options is None:
-            options = self._compute_options()
-        return [option_id(o) for o in options.values()]
+        fast = self._fast
+        if fast is None:
+            fast = self._fast_options(seat)
+        return list(fast[0])
+
+    def _fast_options(self, seat: int) -> tuple[list[int], list[Any]]:
+        """The options of the seat to act as ``_compute_options`` has them (in the same order),
+        as a list of ``choices()`` ints and the list of what each does, built without codes."""
+        matta = self.matta
+        mv = self.matta_value
+        by_value = self._captures()
+        ids: list[int] = []
+        options: list[Any] = []
+        for card in self.hands[seat]:
+            found = by_value[mv if card == matta else VALUES[card]]
+            if not found:
+                ids.append(card)
+                options.append((card, None, None))
+            else:
+                for m, idx, how in found:
+                    ids.append(card + m)
+                    options.append((card, idx, how))
+        if self.knock_buone[seat]:
+            ids.append(KNOCK_ID)
+            options.append(KNOCK)
+        fast = self._fast = (ids, options)
+        return fast
+
+    def _captures(self) -> tuple[tuple[tuple[int, tuple[int, ...], str], ...], ...]:
+        """``capture_ids`` of the table as it is (the matta at its value now)."""
+        table = self.table
+        matta = self.matta
+        if matta in table:
+            mv = self.matta_value
+            values = tuple([mv if c == matta else VALUES[c] for c in table])
+        else:
+            values = tuple([VALUES[c] for c in table])
+        return capture_ids(values, self.ace_takes_all_always)
+
+    def step(self, action: int) -> None:
+        """Apply an action of ``choices()``, without events or checks."""
+        seat = self.current
+        assert seat is not None
+        fast = self._fast
+        if fast is None:
+            fast = self._fast_options(seat)
+        self._apply(seat, fast[1][fast[0].index(action)])
+
+    def _apply(self, seat: int, option: Any) -> None:
+        """Log and apply an option of ``_fast_options`` on the fast path."""
+        self._options = None
+        self._fast = None
+        if option is KNOCK:
+            self.actions.append(KNOCK)
+            self._knock(seat, [])
+            return
+        card, idx, _how = option
+        if idx is None:
+            self.actions.append(CODES[card])
+        else:
+            table = self.table
+            self.actions.append(CODES[card] + ":" + "+".join([CODES[table[i]] for i in idx]))
+        self._play_card(seat, option, None)
+
+    def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
+        """``playout`` with uniformly random choices, without building them."""
+        random_ = rng.random
+        deck = self.deck_count
+        apply = self._apply
+        matta = self.matta
+        while True:
+            seat = self.current
+            if seat is None or (deal_only and self.deck_count != deck):
+                return
+            # The option at a uniformly random index of ``_fast_options``, building that one
+            # option only.
+            mv = self.matta_value
+            by_value = self._captures()
+            hand = self.hands[seat]
+            found = [by_value[mv if card == matta else VALUES[card]] for card in hand]
+            total = 0
+            for f in found:
+                total += len(f) or 1
+            i = int(random_() * (total + 1 if self.knock_buone[seat] else total))
+            option: Any = KNOCK
+            for card, f in zip(hand, found, strict=True):
+                if not f:
+                    if not i:
+                        option = (card, None, None)
+                        break
+                    i -= 1
+                elif i < len(f):
+                    _, idx, how = f[i]
+                    option = (card, idx, how)
+                    break
+                else:
+                    i -= len(f)
+            apply(seat, option)
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
@@ -296,6 +402,7 @@ class Cirulla(Game):
                 for p, h in enumerate(g.hands)
             ]
         g._options = None
+        g._fast = None
         g.seed = rng.getrandbits(63)
         return g
 
@@ -364,7 +471,7 @@ class Cirulla(Game):
             "captured": [sorted_codes(p) for p in self.piles],
             "marks": {name: list(v) for name, v in self.marks.items()},
             "last_capture_side": self.last_capture_side,
-            "last_play": copy_event(self.last_play) if self.last_play else None,
+            "last_play": self.last_play,
             "shown_hands": shown,
             "public_cards": sorted_codes([c for s in range(n) if self.shown[s] for c in hands[s]]),
             "knocked": list(self.knocked),
@@ -391,7 +498,8 @@ class Cirulla(Game):
         self.turn_plays = TURN_CARDS * n  # cards played in this turn when it is over
         self.plays_in_turn = 0
         self.matta_value = self.matta_card_value
-        self.last_play: dict[str, Any] | None = None
+        # The last card played: seat, card, cards taken, how (``last_play`` shows it).
+        self._last: tuple[int, int, Any, str | None] | None = None
         self._turn_started()
 
     def _new_deal(self, events: list[dict[str, Any]]) -> None:
@@ -459,6 +567,7 @@ class Cirulla(Game):
         self.calls: list[tuple[int, Buona, bool]] = []
         self.pending_reveals: list[tuple[int, Buona, bool]] = []
         self._options = None
+        self._fast: tuple[list[int], list[Any]] | None = None
 
     def _check_table(self, events: list[dict[str, Any]]) -> str:
         """The four table cards: partitone, void deal, or the dealer's 15 or 30; else "play"."""
@@ -668,23 +777,20 @@ class Cirulla(Game):
             raise IllegalAction("no_such_capture", f"{code}: {detail}")
         return canonical_code, option
 
-    def _play_card(self, seat: int, option: tuple, events: list[dict[str, Any]]) -> None:
-        """Play a card: capture what the option says or lay it; then move the game on."""
+    def _play_card(self, seat: int, option: tuple, events: list[dict[str, Any]] | None) -> None:
+        """Play a card: capture what the option says or lay it; then move the game on.
+
+        ``events`` None: the fast path, which builds no event.
+        """
         card, idx, how = option
         self.hands[seat].remove(card)
         self.knock_buone[seat] = ()  # "A player who plays without declaring loses it."
         table = self.table
         if idx is None:
             insort(table, card)  # the table is kept in canonical order
-            event = {
-                "type": "card_played",
-                "seat": seat,
-                "card": CODES[card],
-                "captured": [],
-                "how": None,
-            }
-            events.append(event)
-            self.last_play = event
+            self._last = (seat, card, (), None)
+            if events is not None:
+                events.append(self.last_play)
         else:
             side = self.seat_side[seat]
             # The positions are those of the table when the options were worked out: now.
@@ -699,29 +805,24 @@ class Cirulla(Game):
             pile.append(card)
             pile += taken
             self.last_capture_side = side
-            event = {
-                "type": "card_played",
-                "seat": seat,
-                "card": CODES[card],
-                "captured": [CODES[c] for c in taken],
-                "how": how,
-            }
-            events.append(event)
-            self.last_play = event
+            self._last = (seat, card, taken, how)
+            if events is not None:
+                events.append(self.last_play)
             if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
                 # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
                 # come scopa".
                 self.marks["scope"][side] += 1
                 self.scores[side] += 1
-                events.append(
-                    {
-                        "type": "scopa",
-                        "seat": seat,
-                        "side": side,
-                        "points": 1,
-                        "ace_takes_all": how == ACE_TAKES_ALL,
-                    }
-                )
+                if events is not None:
+                    events.append(
+                        {
+                            "type": "scopa",
+                            "seat": seat,
+                            "side": side,
+                            "points": 1,
+                            "ace_takes_all": how == ACE_TAKES_ALL,
+                        }
+                    )
             diamonds = card & 3 == DIAMONDS
             for c in taken:
                 if c & 3 == DIAMONDS:
@@ -729,18 +830,42 @@ class Cirulla(Game):
             if diamonds:
                 self.diamonds[side] += diamonds
                 if self.diamonds[side] == 10:
-                    self._partitone(side, events)
+                    self._partitone(side, [] if events is None else events)
                     return
         self.plays_in_turn += 1
         self.current = (seat + 1) % self.players
         if self.plays_in_turn == self.turn_plays:
+            if events is None:
+                events = []
             if self.stock:
                 self._deal_turn(events)
                 self._call_buone(events)
             else:
                 self._end_deal(events)
         elif self.pending_reveals:
-            self._reveal(events)
+            self._reveal([] if events is None else events)
+
+    @property
+    def last_play(self) -> dict[str, Any] | None:
+        """The last card played in this deal, as its ``card_played`` event (None: none yet)."""
+        last = self._last
+        if last is None:
+            return None
+        seat, card, taken, how = last
+        return {
+            "type": "card_played",
+            "seat": seat,
+            "card": CODES[card],
+            "captured": [CODES[c] for c in taken],
+            "how": how,
+        }
+
+    @last_play.setter
+    def last_play(self, value: None) -> None:
+        """Only forgetting it is allowed (a deal rebuilt without its last card played)."""
+        if value is not None:
+            raise ValueError("last_play is set by playing a card")
+        self._last = None
 
     # -- the end of a deal, of the game ------------------------------------------------------
     def _end_deal(self, events: list[dict[str, Any]]) -> None:
@@ -780,6 +905,7 @@ class Cirulla(Game):
                 "scores": list(scores),
             }
         )
+        self.deals_scored += 1
         winner = deal_winner(scores, self.target)
         if winner is not None:
             self._finish([winner], "target", events)

@@ -6,6 +6,15 @@
 pair = { $a } and { $b }
 list-and = { $head } and { $last }
 
+## Court cards, by the pack's faces: the letter each rank shows (the engine's J, Q, K).
+# Italian cards in English: jack, knight, king (J, Kn, K), the figures the cards show.
+rank-italian-J = J
+rank-italian-Q = Kn
+rank-italian-K = K
+rank-french-J = J
+rank-french-Q = Q
+rank-french-K = K
+
 ## Suits, by the pack's faces
 suit-italian-H = cups { $symbol }
 suit-italian-D = coins { $symbol }
@@ -29,13 +38,17 @@ command-mano = send your cards again in private
 command-annulla = cancel the group's game
 
 ## /nuova
-new-group-only = Games are played in groups: add me to a group and type /nuova there.
+new-group-only = Games are played in groups: add me to a group and type /new there.
+# The command as this language types it (its alias)
+new-command = /new
 new-unknown-game = I don't know that game. Try: { $options }
-new-busy = This group already has a game. Its creator or an admin can cancel it with /annulla.
+new-busy = This group already has a game. Its creator or an admin can cancel it with /cancel.
 
 ## Lobby
 lobby-choose = 🃏 <b>New game</b>
     { $creator } chooses the game:
+lobby-choose-count = 🃏 <b>New game of { $game }</b>
+    { $creator } chooses how many will play:
 lobby-title = 🃏 <b>{ $title }</b>
 lobby-creator = Created by { $creator }
 lobby-team = Team { $team }: { $a }, { $b }
@@ -66,7 +79,9 @@ toast-left = You left the table.
 toast-cancelled = Game cancelled.
 
 ## Table message (in the group)
-table-title = 🃏 <b>{ $title }</b> · deal { $deal }
+# $deal: the deal in the game's own word ("hand 2")
+table-title = 🃏 <b>{ $title }</b> · { $deal }
+table-title-single = 🃏 <b>{ $title }</b>
 table-turn = 👉 { $player } to play
 table-over = 🏁 Game over.
 table-cancelled = ✖️ Game cancelled.
@@ -125,9 +140,9 @@ alert-flood = Too many presses at once: try again in a few seconds.
 
 ## Private chat
 start-welcome = Hi! I'm { -bot-name }: I host games of Briscola, Cirulla and Belòta in groups.
-    Add me to a group and type /nuova to open a table; whoever wants to play presses «Sit down».
-    Here in private I send you your cards and the buttons to play. /mano sends them again.
-start-group = Write to me in private (@{ $bot }) to see your cards; here in the group use /nuova.
+    Add me to a group and type /new to open a table; whoever wants to play presses «Sit down».
+    Here in private I send you your cards and the buttons to play. /hand sends them again.
+start-group = Write to me in private (@{ $bot }) to see your cards; here in the group use /new.
 start-join-closed = That table takes no more players.
 start-joined = You sat down: { $game } in the group <b>{ $group }</b>. Your cards will come here.
 

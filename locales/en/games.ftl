@@ -1,5 +1,20 @@
 ## Texts of the games' table, hand and result messages.
 
+## Each game's own words (bot.games.base.game_terms; the Mini App uses them too)
+term-briscola-trick = trick
+term-briscola-deal = deal
+term-briscola-series = deal
+term-briscola-match = match
+term-cirulla-round = round
+term-cirulla-deal = deal
+term-cirulla-match = game
+term-belota-trick = trick
+term-belota-deal = hand
+term-belota-match = match
+briscola-deal-name = deal { $deal }
+cirulla-deal-name = deal { $deal }
+belota-deal-name = hand { $deal }
+
 ## Briscola
 briscola-trump-card = Briscola (trumps): { $card }
 briscola-trump-suit = Briscola (trumps): { $suit }
@@ -14,12 +29,24 @@ briscola-last-trick = { $winner } took: { $cards } ({ $points } points)
 briscola-points = Points: { $points }
 briscola-partner-hand = Your partner's cards: { $cards }
 briscola-raggi = Deals won (first to { $target }): { $scores }
-briscola-deal-over = 🧮 <b>End of deal { $deal }</b>
+briscola-deal-over = 🧮 <b>{ $series ->
+    [1] End of the deal
+   *[other] End of deal { $deal }
+}</b>
 briscola-deal-points = { $side }: { $points } points
-briscola-deal-draw = Sixty all, a drawn deal: «J'em fat s'sànta e s'sànta» ("we made sixty and sixty").
-briscola-deal-winner = { $count ->
-    [one] { $winners } wins the deal.
-   *[other] { $winners } win the deal.
+briscola-deal-draw = Sixty all, { $series ->
+    [1] a drawn game
+   *[other] a drawn deal that counts for nobody
+}: «J'em fat s'sànta e s'sànta» ("we made sixty and sixty").
+briscola-deal-winner = { $series ->
+    [1] { $count ->
+        [one] { $winners } has the most points.
+       *[other] { $winners } have the most points.
+    }
+   *[other] { $count ->
+        [one] { $winners } wins the deal.
+       *[other] { $winners } win the deal.
+    }
 }
 briscola-capot = «J'han ciapâ capòt» ("they took a capot"): not a single deal to the losers!
 action-briscola-peek = 👀 Look at your partner's cards
@@ -29,7 +56,7 @@ rule-briscola-partner_peek = Partner look
 rule-briscola-silent_end = Silent last three tricks
 rule-briscola-show_points = Points shown
 
-illegal-peek-used = You already looked at your partner's cards this deal.
+illegal-peek-used = You already had your look at your partner's cards.
 illegal-peek-not-now = It is not the time to look at your partner's cards.
 illegal-peek-not-allowed = At this table partners don't look at each other's cards.
 
@@ -56,13 +83,14 @@ belota-contract-trump = Trump (l'atù): { $suit }, taken by { $taker } ({ $team 
 belota-contract-sensa = Sensa, called by { $declarer } ({ $team }): double points
 belota-contract-contru = Sensa by { $declarer } ({ $team }) with contru: triple points
 belota-declared = { $player } declares: { $declarations }
-belota-declarations-count = { $team }'s declarations count ("l'è bon u mei"): { $points } points
+belota-declarations-count = { $team }'s declarations count: { $points } points
+belota-declarations-count-trump = { $team }'s trump declaration counts («l'è bon u mei», "the best is good"): { $points } points
 belota-belota = { $player }: «Belòta!»
 belota-rebelota = { $player }: «Rebelòta!» (20 points)
 belota-trick = On the table: { $cards }
 belota-last-trick = { $winner } took: { $cards } ({ $points } points)
 belota-litigiu-pending = Litigiu: { $points } points frozen for whoever wins the next hand
-belota-scores = Match (first to { $target }): { $scores }
+belota-scores = Match, a partìa (first to { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa (three in a row)
 belota-decl-cincanta = çincànta (four in a row)
 belota-decl-centu = çéntu (five in a row)
@@ -106,7 +134,7 @@ illegal-already-declared = You already declared.
 illegal-nothing-to-declare = You have nothing to declare.
 
 ## Cirulla
-cirulla-turn-of-deal = Dealer { $dealer } · round { $turn } of { $turns }
+cirulla-turn-of-deal = Dealer: { $dealer } · round { $turn } of { $turns }
 cirulla-table = On the table: { $cards }
 cirulla-table-empty = The table is empty.
 cirulla-laid = { $player } lays { $card }
@@ -121,7 +149,7 @@ cirulla-table-capture = { $player } (dealer) takes the table adding up to { $tot
 cirulla-buona = ✊ { $player } knocks: { $buona } ({ $points } points) with { $cards }
 cirulla-buona-beaten = { $player } calls { $buona } with { $cards }, but there is better
 cirulla-buona-cirulla = cirulla
-cirulla-buona-misci = cirulla dei misci (no ace)
+cirulla-buona-misci = cirulla dei misci, without an ace
 cirulla-buona-decino = decino
 cirulla-buona-scala-alta = scala alta
 cirulla-matta-value = The matta is worth { $value } until the next cards are dealt.
@@ -169,16 +197,16 @@ rule-cirulla-cirullone = Cirullone (6 cards, to 101)
 illegal-must-capture = With this card you must capture.
 illegal-no-such-capture = That capture is not possible.
 illegal-not-on-table = That card is not on the table.
-illegal-knock-too-late = You knock before playing the first card.
+illegal-knock-too-late = You knock before playing the first card of the round.
 illegal-already-knocked = You already knocked.
 illegal-no-buona = You have no buona to declare.
 illegal-knock-not-in-use = At this table buone are called by themselves.
 
 ## Briscola's sayings (Emilian, from the source)
-briscola-saying-futu = «Chi fa dù armàgn futù» ("who makes two is done for"): two points in the first trick bring bad luck, { $player }!
+briscola-saying-futu = «Chi fa dù armàgn futù» ("who makes two is done for"): two points in the first trick, { $player } will lose the deal!
 briscola-saying-nada = «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): { $player } takes with a briscola just one step higher.
-briscola-saying-masc = «Stròsa ed màs'c» ("a male strangle"): { $player } takes with the ace.
-briscola-saying-femna = «Stròsa ad fèmna» ("a female strangle"): { $player } takes with the three.
+briscola-saying-masc = «Stròsa ed màs'c» ("a male strangle"): { $player } takes the opponent's card with the ace of its suit.
+briscola-saying-femna = «Stròsa ad fèmna» ("a female strangle"): { $player } takes the opponent's card with the three of its suit.
 
 ## Belòta's bidding in the hand message
 belota-word = { $player } to speak.

@@ -24,7 +24,7 @@ btn-commentary = { $on ->
    *[off] 🔊 Turn the dialect commentary on
 }
 
-commentary-usage = Usage: <code>/commento on</code> or <code>/commento off</code>.
+commentary-usage = Usage: <code>/commentary on</code> or <code>/commentary off</code>.
 commentary-group-only = The dialect commentary is chosen in a group.
 commentary-now = Dialect commentary: <b>{ $on ->
     [on] on

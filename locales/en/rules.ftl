@@ -21,24 +21,24 @@ rules-summary-briscola =
     • The dealer gives 3 cards each, one at a time, starting with the player on the right, and turns up one card under the stock: its suit is the <b>briscola</b> (trump), and it will be the last card drawn.
     • The player on the dealer’s right leads, then play goes counter-clockwise. Nobody has to follow suit or play a briscola.
     • The highest briscola takes the trick; with no briscola, the highest card of the suit led. The winner draws first, then the others, and leads the next trick. When the stock is gone the last three cards are played out.
-    • Taking order: ace, three, king, knight, jack, 7, 6, 5, 4, 2.
+    • Taking order: ace, three, king, knight, jack, 7, 6, 5, 4, 2. On the bot’s cards: J jack, Kn knight, K king.
     • Points: ace 11, three 10, king 4, knight 3, jack 2, other cards nothing: 120 in all.
-    • A deal (a <i>raggio</i>) is won with 61 points or more; 60–60 is a draw. With three players the highest total wins.
+    • The 40 cards make a deal, won with 61 points or more; 60–60 is a draw. With three players the highest total wins. In a match of several deals each deal is a <i>raggio</i>.
 
 rules-summary-cirulla =
     <b>Cirulla</b> (ciappachinze)
-    A 40-card pack: the ace counts 1, then 2 to 7, jack 8, queen 9, king 10. Two players, or four in pairs; partners may not talk or signal.
+    A 40-card French pack: the ace counts 1, then 2 to 7, jack (J) 8, queen (Q) 9, king (K) 10. Two players, or four in pairs; partners may not talk or signal.
 
     • Each turn the dealer gives 3 cards each; on the first turn of a deal 4 cards are also laid face up on the table. Two or more aces among them: the deal is void. If they add up to 15 or 30, the dealer takes them and scores 1 or 2.
     • The card played takes a card of the same value (or, if there is none, several cards adding up to it), or cards that make 15 with it. An ace takes the whole table if no ace is on it. If you can capture, you must; otherwise the card stays on the table.
     • Clearing the table is a <b>scopa</b>, 1 point, but never with the last card of the deal. Cards left over go to whoever captured last.
-    • Buone, declared by knocking before playing the first card of a hand: <b>cirulla</b> (total 9 or less) 3 points; <b>decino</b> (three equal cards) 10, three aces 30. The <b>matta</b> (normally the 7 of hearts) counts anything from 1 to 10, but only to make a buona.
+    • Buone, declared by knocking before playing the first card of a round: <b>cirulla</b> (total 9 or less) 3 points; <b>decino</b> (three equal cards) 10, three aces 30. The <b>matta</b> (normally the 7 of hearts) counts anything from 1 to 10, but only to make a buona.
     • At the end of a deal: settebello 1, denari (6 or more diamonds) 1, carte (21 cards or more) 1, primiera 1, grande (jack, queen and king of diamonds) 5, piccola (ace, 2 and 3 of diamonds) 3 plus 1 for each following diamond in sequence up to the 6.
     • Whoever takes all ten diamonds makes the <b>partitone</b> and wins at once. Otherwise, at the end of a deal, whoever has reached the target wins; if both have, the higher score wins, and on a tie another deal is played.
 
 rules-summary-belota =
     <b>Belòta</b> (the belote of Ventimiglia)
-    A 32-card French pack, 7 to ace; four players in pairs, partners sitting opposite.
+    A 32-card French pack, 7 to ace (jack J, queen Q, king K); four players in pairs, partners sitting opposite.
 
     • The dealer (u massé) gives 3 and then 2 cards each, starting on the right; the 21st card is turned up (zirà) and proposes the trump.
     • First round: accept the turned suit (mandà), bid sensa (no trumps) or pass. Second round: you may name another suit. If all pass twice, the cards are dealt again. Once trump is fixed, the others may still bid sensa (double score), and the opponents may answer a sensa with contru (triple score). Then the rest is served, up to 8 cards each.

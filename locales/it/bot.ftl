@@ -6,6 +6,15 @@
 pair = { $a } e { $b }
 list-and = { $head } e { $last }
 
+## Court cards, by the pack's faces: the letter each rank shows (the engine's J, Q, K).
+# Italian cards: fante, cavallo, re. French cards keep the J, Q, K printed on their corners.
+rank-italian-J = F
+rank-italian-Q = C
+rank-italian-K = R
+rank-french-J = J
+rank-french-Q = Q
+rank-french-K = K
+
 ## Suits, by the pack's faces
 suit-italian-H = coppe { $symbol }
 suit-italian-D = denari { $symbol }
@@ -30,12 +39,16 @@ command-annulla = annulla la partita del gruppo
 
 ## /nuova
 new-group-only = Le partite si giocano nei gruppi: aggiungimi a un gruppo e scrivi lì /nuova.
+# The command as this language types it (its alias)
+new-command = /nuova
 new-unknown-game = Non conosco questo gioco. Prova: { $options }
 new-busy = In questo gruppo c'è già una partita. Chi l'ha creata o un amministratore può annullarla con /annulla.
 
 ## Lobby
 lobby-choose = 🃏 <b>Nuova partita</b>
     { $creator } sceglie il gioco:
+lobby-choose-count = 🃏 <b>Nuova partita a { $game }</b>
+    { $creator } sceglie in quanti si gioca:
 lobby-title = 🃏 <b>{ $title }</b>
 lobby-creator = Creata da { $creator }
 lobby-team = Squadra { $team }: { $a }, { $b }
@@ -61,13 +74,15 @@ btn-rematch = 🔁 Rivincita
 rule-on = sì
 rule-off = no
 
-toast-seated = Ti sei seduto al tavolo.
-toast-left = Ti sei alzato dal tavolo.
+toast-seated = Hai preso posto al tavolo.
+toast-left = Hai lasciato il tavolo.
 toast-cancelled = Partita annullata.
 
 ## Table message (in the group)
-table-title = 🃏 <b>{ $title }</b> · mano { $deal }
-table-turn = 👉 Tocca a { $player }
+# $deal: the deal in the game's own word ("smazzata 2")
+table-title = 🃏 <b>{ $title }</b> · { $deal }
+table-title-single = 🃏 <b>{ $title }</b>
+table-turn = 👉 È il turno di { $player }
 table-over = 🏁 Partita finita.
 table-cancelled = ✖️ Partita annullata.
 
@@ -89,7 +104,7 @@ game-draw = 🤝 La partita finisce pari.
 deal-forced-plays = 🤖 Nessuno aveva più scelta: le ultime carte le ha giocate il bot.
 
 ## Notices in the group
-notice-private-closed = ⚠️ Non riesco a mandare le carte a { $player }: apri la chat con { $bot } e premi Avvia (o sblocca il bot), poi si continua da dove eravamo. Intanto si può giocare dal gruppo col bottone «✋ Gioca qui» del tavolo: le carte le vede solo chi gioca.
+notice-private-closed = ⚠️ Non riesco a mandare in privato le carte di { $player }: apri la chat con { $bot } e premi Avvia (o sblocca il bot), poi si continua da dove eravamo. Intanto si può giocare dal gruppo col bottone «✋ Gioca qui» del tavolo: le carte le vede solo chi gioca.
 
 ## Playing from the group through inline mode (the table's "play here" button)
 # The message a choice sends into the group: it names no card.
@@ -105,17 +120,17 @@ inline-play-refused = ⚠️ { $player }: { $reason }
 alert-hand = Le tue carte: { $cards }
 alert-malformed = Questo bottone non è valido.
 alert-stale = Questo bottone è scaduto: la partita è andata avanti.
-alert-not-your-game = Non sei seduto a questo tavolo.
+alert-not-your-game = Non giochi a questo tavolo.
 alert-not-your-turn = Non è il tuo turno.
 alert-game-over = La partita è finita.
 alert-illegal = Questa mossa non è permessa ora.
 alert-unknown-game = Questa partita non c'è più.
 alert-lobby-closed = Questo tavolo non accetta più cambi.
-alert-already-seated = Sei già seduto qui.
+alert-already-seated = Hai già un posto a questo tavolo.
 alert-team-full = Questa squadra è al completo.
 alert-table-full = Il tavolo è al completo.
 alert-creator-only = Solo { $creator } può farlo.
-alert-not-seated = Non sei seduto a questo tavolo.
+alert-not-seated = Non hai un posto a questo tavolo.
 alert-rule-conflict = Questa regola non si può usare con questo tavolo.
 alert-not-full = Il tavolo non è ancora al completo.
 alert-cancel-who = Solo chi ha creato la partita o un amministratore del gruppo può annullarla.
@@ -129,7 +144,7 @@ start-welcome = Ciao! Sono { -bot-name }: ospito partite a Briscola, Cirulla e B
     Qui in privato ti mando le tue carte e i bottoni per giocare. /mano le rimanda.
 start-group = Scrivimi in privato (@{ $bot }) per vedere le tue carte; qui nel gruppo usa /nuova.
 start-join-closed = Quel tavolo non accetta più giocatori.
-start-joined = Ti sei seduto: { $game } nel gruppo <b>{ $group }</b>. Qui riceverai le tue carte.
+start-joined = Hai preso posto: { $game } nel gruppo <b>{ $group }</b>. Qui riceverai le tue carte.
 
 cancel-none = Non c'è nessuna partita da annullare.
 

@@ -1,5 +1,23 @@
 ## Texts of the games' table, hand and result messages.
 
+## Each game's own words (bot.games.base.game_terms; the Mini App uses them too)
+# Briscola's source: a "mano" is one trick, the 40 cards a "partita", a "raggio" in a series.
+term-briscola-trick = mano
+term-briscola-deal = partita
+term-briscola-series = raggio
+term-briscola-match = partita
+# Cirulla's source: a "smazzata" is dealt in "turni" of three cards; the "partita" to 51.
+term-cirulla-round = turno
+term-cirulla-deal = smazzata
+term-cirulla-match = partita
+# Belòta's source: the "mano" is the hand of eight tricks ("prese"), "a partìa" the match.
+term-belota-trick = presa
+term-belota-deal = mano
+term-belota-match = partita
+briscola-deal-name = raggio { $deal }
+cirulla-deal-name = smazzata { $deal }
+belota-deal-name = mano { $deal }
+
 ## Briscola
 briscola-trump-card = Briscola: { $card }
 briscola-trump-suit = Briscola: { $suit }
@@ -10,26 +28,38 @@ briscola-stock = { $count ->
    *[other] Nel mazzo: { $count } carte
 }
 briscola-trick = In tavola: { $cards }
-briscola-last-trick = Presa di { $winner }: { $cards } ({ $points } punti)
+briscola-last-trick = Mano presa da { $winner }: { $cards } ({ $points } punti)
 briscola-points = Punti: { $points }
 briscola-partner-hand = Carte del compagno: { $cards }
 briscola-raggi = Raggi (si vince a { $target }): { $scores }
-briscola-deal-over = 🧮 <b>Fine della mano { $deal }</b>
+briscola-deal-over = 🧮 <b>{ $series ->
+    [1] Fine della partita
+   *[other] Fine del raggio { $deal }
+}</b>
 briscola-deal-points = { $side }: { $points } punti
-briscola-deal-draw = Sessanta a sessanta, mano pari: «J'em fat s'sànta e s'sànta».
-briscola-deal-winner = { $count ->
-    [one] Vince la mano { $winners }.
-   *[other] Vincono la mano { $winners }.
+briscola-deal-draw = Sessanta a sessanta, { $series ->
+    [1] partita pari
+   *[other] raggio pari, non conta per nessuno
+}: «J'em fat s'sànta e s'sànta».
+briscola-deal-winner = { $series ->
+    [1] { $count ->
+        [one] Fa più punti { $winners }.
+       *[other] Fanno più punti { $winners }.
+    }
+   *[other] { $count ->
+        [one] Vince il raggio { $winners }.
+       *[other] Vincono il raggio { $winners }.
+    }
 }
-briscola-capot = «J'han ciapâ capòt»: cappotto, nessun raggio agli avversari!
+briscola-capot = «J'han ciapâ capòt»: cappotto, agli avversari nemmeno un raggio!
 action-briscola-peek = 👀 Guarda le carte del compagno
 
 rule-briscola-raggi = Raggi per vincere
-rule-briscola-partner_peek = Sbirciata al compagno
+rule-briscola-partner_peek = Occhiata al compagno
 rule-briscola-silent_end = Ultime tre mani in silenzio
 rule-briscola-show_points = Punti in vista
 
-illegal-peek-used = Hai già guardato le carte del compagno in questa mano.
+illegal-peek-used = Hai già dato l'occhiata alle carte del compagno.
 illegal-peek-not-now = Non è il momento di guardare le carte del compagno.
 illegal-peek-not-allowed = A questo tavolo non si guardano le carte del compagno.
 
@@ -56,13 +86,14 @@ belota-contract-trump = Atù (l'atù): { $suit }, mandato da { $taker } ({ $team
 belota-contract-sensa = Sensa, mandata da { $declarer } ({ $team }): punti doppi
 belota-contract-contru = Sensa di { $declarer } ({ $team }) con il contru: punti tripli
 belota-declared = { $player } accusa: { $declarations }
-belota-declarations-count = Vale l'accuso di { $team } ("l'è bon u mei"): { $points } punti
+belota-declarations-count = Vale l'accuso di { $team }: { $points } punti
+belota-declarations-count-trump = Vale l'accuso d'atù di { $team } («l'è bon u mei»): { $points } punti
 belota-belota = { $player }: «Belòta!»
 belota-rebelota = { $player }: «Rebelòta!» (20 punti)
 belota-trick = In tavola: { $cards }
 belota-last-trick = Presa di { $winner }: { $cards } ({ $points } punti)
 belota-litigiu-pending = Litigiu: { $points } punti in sospeso per chi vince la prossima mano
-belota-scores = Partita (si vince a { $target }): { $scores }
+belota-scores = Partita, a partìa (si vince a { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa
 belota-decl-cincanta = çincànta
 belota-decl-centu = çéntu
@@ -106,14 +137,14 @@ illegal-already-declared = Hai già accusato.
 illegal-nothing-to-declare = Non hai niente da accusare.
 
 ## Cirulla
-cirulla-turn-of-deal = Dà le carte { $dealer } · giro { $turn } di { $turns }
+cirulla-turn-of-deal = Mazziere: { $dealer } · turno { $turn } di { $turns }
 cirulla-table = In tavola: { $cards }
 cirulla-table-empty = La tavola è vuota.
 cirulla-laid = { $player } cala { $card }
 cirulla-captured = { $player } gioca { $card } e prende { $cards }
 cirulla-scopa = 🧹 Scopa di { $player }!
 cirulla-scopa-ace = 🧹 L'asso piglia tutto: scopa di { $player }!
-cirulla-table-taken = Le carte rimaste in tavola vanno a { $side }: { $cards }
+cirulla-table-taken = Le carte rimaste in tavola vanno nelle prese di { $side }: { $cards }
 cirulla-table-capture = { $player } (mazziere) prende la tavola che fa { $total }: { $points ->
     [one] 1 punto
    *[other] { $points } punti
@@ -144,16 +175,16 @@ cirulla-item-table = quindici in tavola
 cirulla-item-cirulla = cirulle
 cirulla-item-decino = decini
 cirulla-item-scala-alta = scala alta
-cirulla-void-aces = 🔄 Smazzata { $deal }: due assi in tavola ({ $cards }), la mano è nulla e { $dealer } ridà.
-cirulla-void-equal-cards = 🔄 Smazzata { $deal }: tre carte uguali in tavola ({ $cards }), la mano è nulla e { $dealer } ridà.
+cirulla-void-aces = 🔄 Smazzata { $deal }: due assi in tavola ({ $cards }), la smazzata è a monte e { $dealer } ridà.
+cirulla-void-equal-cards = 🔄 Smazzata { $deal }: tre carte uguali in tavola ({ $cards }), la smazzata è a monte e { $dealer } ridà.
 cirulla-partitone-diamonds = 💎 Partitone! { $side } prende tutti i denari e vince la partita.
 cirulla-partitone-four-equal = 💎 Partitone! Quattro carte uguali in tavola: { $side } vince la partita.
-cirulla-three-voids = Tre mani nulle di fila: il mazziere perde la partita.
+cirulla-three-voids = Tre smazzate a monte di fila: il mazziere perde la partita.
 
 rule-cirulla-target = Punti per vincere
-rule-cirulla-aces_void = Due assi in tavola: mano nulla
-rule-cirulla-three_voids_lose = Tre mani nulle: perde il mazziere
-rule-cirulla-equal_cards_void = Tre carte uguali in tavola: mano nulla
+rule-cirulla-aces_void = Due assi in tavola: smazzata a monte
+rule-cirulla-three_voids_lose = Tre smazzate a monte: perde il mazziere
+rule-cirulla-equal_cards_void = Tre carte uguali in tavola: smazzata a monte
 rule-cirulla-triple_aces = Tre assi valgono
 rule-cirulla-decino_plus_values = Decino più il valore delle carte
 rule-cirulla-ace_takes_all_always = L'asso piglia sempre tutto
@@ -169,16 +200,16 @@ rule-cirulla-cirullone = Cirullone (6 carte, a 101)
 illegal-must-capture = Con questa carta devi prendere.
 illegal-no-such-capture = Questa presa non si può fare.
 illegal-not-on-table = Quella carta non è in tavola.
-illegal-knock-too-late = Si bussa prima di giocare la prima carta.
+illegal-knock-too-late = Si bussa prima di giocare la prima carta del turno.
 illegal-already-knocked = Hai già bussato.
 illegal-no-buona = Non hai una buona da dichiarare.
 illegal-knock-not-in-use = A questo tavolo le buone si chiamano da sole.
 
 ## Briscola's sayings (Emilian, from the source)
-briscola-saying-futu = «Chi fa dù armàgn futù»: chi fa due punti alla prima mano resta fregato, { $player }!
+briscola-saying-futu = «Chi fa dù armàgn futù»: due punti alla prima mano, { $player } perderà il raggio!
 briscola-saying-nada = «Questa ché l'è nada un dé prìma»: { $player } prende con una briscola appena più alta.
-briscola-saying-masc = «Stròsa ed màs'c»: { $player } strozza con l'asso.
-briscola-saying-femna = «Stròsa ad fèmna»: { $player } strozza con il tre.
+briscola-saying-masc = «Stròsa ed màs'c»: { $player } strozza l'avversario con l'asso.
+briscola-saying-femna = «Stròsa ad fèmna»: { $player } strozza l'avversario con il tre.
 
 ## Belòta's bidding in the hand message
 belota-word = Parla { $player }.

@@ -10,7 +10,7 @@ ratings-board-title-group = 🏆 Classifica — { $chat }
 ratings-board-title-global = 🏆 Classifica generale
 ratings-col-rank = #
 ratings-col-player = Giocatore
-ratings-col-rating = Punti
+ratings-col-rating = Punteggio
 ratings-col-games = Part.
 ratings-col-wins = Vinte
 ratings-board-empty = Ancora nessuno in classifica.
@@ -38,7 +38,7 @@ ratings-stat-games = Partite
 ratings-stat-wins = Vittorie
 ratings-stat-wins-value = { $wins } ({ $rate }%)
 ratings-stat-best-streak = Serie migliore
-ratings-stat-partner = Compagno preferito
+ratings-stat-partner = Spesso in coppia con
 ratings-stat-partner-value = { $name } ({ $games ->
     [one] una partita
    *[other] { $games } partite

@@ -2,7 +2,7 @@
 
 result-ratings-title = 📈 Punteggi nel gruppo:
 # $delta: the change with its sign (+12, -7, ±0)
-result-rating-change = { $player }: { $before } → { $after } ({ $delta })
+result-rating-change = { $player }: { NUMBER($before, useGrouping: 0) } → { NUMBER($after, useGrouping: 0) } ({ $delta })
 
 command-classifica = la classifica del gruppo (in privato: quella generale)
 command-stats = le tue statistiche (o di chi hai risposto)

@@ -21,24 +21,24 @@ rules-summary-briscola =
     • Il mazziere dà 3 carte a testa, una alla volta, cominciando dal giocatore alla sua destra, e scopre una carta sotto il mazzo: il suo seme è la <b>briscola</b>, e sarà l’ultima carta pescata.
     • Comincia il giocatore a destra del mazziere, poi si gioca in senso antiorario. Non c’è obbligo di rispondere al seme né di giocare briscola.
     • Prende la briscola più alta; se non ci sono briscole, la carta più alta del seme giocato per primo. Chi prende pesca per primo, poi pescano gli altri, e gioca per primo la mano dopo. Finito il mazzo si giocano le ultime tre carte.
-    • Ordine di presa: asso, tre, re, cavallo, fante, 7, 6, 5, 4, 2.
+    • Ordine di presa: asso, tre, re, cavallo, fante, 7, 6, 5, 4, 2. Sulle carte del bot: F fante, C cavallo, R re.
     • Punti: asso 11, tre 10, re 4, cavallo 3, fante 2, le altre carte niente: 120 in tutto.
-    • Vince la smazzata (il <i>raggio</i>) chi fa almeno 61 punti; 60 a 60 è pari. In tre vince chi fa più punti.
+    • Ogni giro di carte è una <i>mano</i>; le 40 carte fanno la <i>partita</i>, che vince chi fa almeno 61 punti; 60 a 60 è pari. In tre vince chi fa più punti. Se si gioca a più partite, ognuna è un <i>raggio</i>.
 
 rules-summary-cirulla =
     <b>Cirulla</b> (ciappachinze)
-    Mazzo di 40 carte: l’asso vale 1, poi dal 2 al 7, fante 8, donna 9, re 10. Si gioca in 2, o in 4 a coppie; i compagni non possono parlarsi né farsi segnali.
+    Mazzo di 40 carte francesi: l’asso vale 1, poi dal 2 al 7, fante (J) 8, donna (Q) 9, re (K) 10. Si gioca in 2, o in 4 a coppie; i compagni non possono parlarsi né farsi segnali.
 
     • A ogni turno il mazziere dà 3 carte a testa; al primo turno della smazzata ne scopre anche 4 in tavola. Due o più assi tra queste: la smazzata è a monte. Se sommano 15 o 30, il mazziere le prende e segna 1 o 2 punti.
     • La carta giocata prende una carta dello stesso valore (o, se non c’è, più carte che ne fanno la somma), oppure carte che con lei fanno 15. L’asso prende tutta la tavola se non c’è già un asso. Se si può prendere, si deve; se no, la carta resta in tavola.
     • Vuotare la tavola è una <b>scopa</b>, 1 punto, ma mai con l’ultima carta della smazzata. Le carte rimaste vanno a chi ha preso per ultimo.
-    • Buone, da dichiarare bussando prima di giocare la prima carta della mano: <b>cirulla</b> (somma 9 o meno) 3 punti; <b>decino</b> (tre carte uguali) 10, tre assi 30. La <b>matta</b> (di norma il 7 di cuori) vale da 1 a 10, ma solo per fare una buona.
+    • Buone, da dichiarare bussando prima di giocare la prima carta del turno: <b>cirulla</b> (somma 9 o meno) 3 punti; <b>decino</b> (tre carte uguali) 10, tre assi 30. La <b>matta</b> (di norma il 7 di cuori) vale da 1 a 10, ma solo per fare una buona.
     • A fine smazzata: settebello 1, denari (6 o più quadri) 1, carte (21 o più) 1, primiera 1, grande (fante, donna e re di quadri) 5, piccola (asso, 2 e 3 di quadri) 3 più 1 per ogni quadri seguente in fila fino al 6.
     • Chi prende tutti i dieci quadri fa il <b>partitone</b> e vince subito. Altrimenti, a fine smazzata, vince chi ha raggiunto il traguardo; se l’hanno raggiunto entrambi vince il punteggio più alto, e a parità si gioca un’altra smazzata.
 
 rules-summary-belota =
     <b>Belòta</b> (la belote di Ventimiglia)
-    Mazzo di 32 carte francesi, dal 7 all’asso; in 4, a coppie, con il compagno di fronte.
+    Mazzo di 32 carte francesi, dal 7 all’asso (fante J, donna Q, re K); in 4, a coppie, con il compagno di fronte.
 
     • Il mazziere (u massé) dà 3 e poi 2 carte a testa, cominciando da destra; la 21ª carta si gira (zirà) e propone l’atout.
     • Primo giro: si accetta il seme girato (mandà), si dichiara sensa (senza atout) o si passa. Secondo giro: si può nominare un altro seme. Se tutti passano due volte, si ridà. Fissato l’atout, gli altri possono ancora dire sensa (punti doppi), e alla sensa gli avversari possono rispondere contru (punti tripli). Poi si servono le altre carte, fino a 8 a testa.
@@ -48,8 +48,8 @@ rules-summary-belota =
     • La coppia che ha fissato il gioco deve fare più punti degli avversari; a parità è <i>litigiu</i>: i punti in sospeso vanno a chi vince la mano dopo. Vince la prima coppia che arriva al traguardo.
 
 rules-briscola-raggi = <b>Raggi</b>: { $value ->
-    [1] uno, una smazzata fa la partita
-   *[other] { $value }, vince chi vince per primo { $value } smazzate (i pari non contano)
+    [1] uno, si gioca una partita sola
+   *[other] { $value }, vince chi vince per primo { $value } raggi (i pari non contano)
  }
 rules-briscola-partner-peek = <b>Occhiata al compagno</b>: { $value ->
     [on] sì, in quattro, da metà mazzo ognuno può guardare una volta le carte del compagno

@@ -289,6 +289,6 @@ def test_the_last_tricks_are_played_perfectly_once_the_cards_left_are_known(leve
     for g in positions:
         seat = g.current_seat
         team = seat & 1
-        choice = choose(g.view(seat), g.legal_actions(seat), level, random.Random(0), 50)
+        choice = choose(g.view(seat), g.legal_actions(seat), level, random.Random(0), 50, game=g)
         values = {code: worth_after(g, code, team) for code in g.legal_actions(seat)}
         assert values[choice] == max(values.values())

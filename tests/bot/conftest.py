@@ -17,10 +17,11 @@ from telegram import Update
 
 from bot.app import LOCALES_DIR, build_application
 from bot.games import ui_for
+from bot.games.base import card_text
 from bot.i18n import Translator
 from bot.services import Services
 from bot.settings import Settings
-from engine.cards import PACK_32, PACK_40, card_label
+from engine.cards import PACK_32, PACK_40
 from tests.fake_telegram import FakeMessage, FakeRequest, FakeTelegram
 
 TR = Translator(LOCALES_DIR)
@@ -134,14 +135,21 @@ NAMES = ["Alice <&>", "Bob_*", "Carla", "Dario"]
 class Table:
     """A group with players, driven like the users would drive it."""
 
-    def __init__(self, bot: BotRunner, fake: FakeTelegram, players: int, title: str) -> None:
+    def __init__(
+        self, bot: BotRunner, fake: FakeTelegram, players: int, title: str, lang: str = "it"
+    ) -> None:
         self.bot = bot
         self.fake = fake
+        self.lang = lang  # the players' Telegram language, and so the group's
         self.users = [
-            fake.add_user(NAMES[i], username=f"user{i}", language_code="it") for i in range(players)
+            fake.add_user(NAMES[i], username=f"user{i}", language_code=lang) for i in range(players)
         ]
         self.group = fake.add_group(title, members=self.users)
         self.game_id: int | None = None
+
+    def t(self, msg_id: str, **args: Any) -> str:
+        """A text in the players' language, as the bot writes it."""
+        return TR.get(self.lang, msg_id, **args)
 
     @property
     def user_ids(self) -> list[int]:
@@ -188,16 +196,16 @@ class Table:
         await self.create(f"/nuova {kind} {players}")
         for i, user in enumerate(self.users[1:], start=1):
             if players == 4:
-                await self.press(user, self.lobby(), t("btn-join-team", team=i % 2 + 1))
+                await self.press(user, self.lobby(), self.t("btn-join-team", team=i % 2 + 1))
             else:
-                await self.press(user, self.lobby(), t("btn-join"))
+                await self.press(user, self.lobby(), self.t("btn-join"))
         lobby = self.lobby()
         self.game_id = int(lobby.buttons[0][1].split(":")[1])
 
     async def start(self, kind: str, players: int) -> None:
         """Seat everybody and start the game."""
         await self.seat_everybody(kind, players)
-        await self.press(self.users[0], self.lobby(), t("btn-start"))
+        await self.press(self.users[0], self.lobby(), self.t("btn-start"))
 
     def hand_message(self, user: dict) -> FakeMessage:
         """The user's hand message of this game in private (the newest one)."""
@@ -223,7 +231,7 @@ class Table:
         table_buttons = [(text, d) for text, d in table.buttons if d and d.startswith(prefix)]
         if not table_buttons:
             return []
-        pattern = re.escape(t("table-turn", player="\x00")).replace("\x00", "(.+)")
+        pattern = re.escape(self.t("table-turn", player="\x00")).replace("\x00", "(.+)")
         turn = re.search(pattern, table.text)
         user = next(u for u in self.users if u["first_name"] == turn.group(1).strip())
         return [(user, table, text, d) for text, d in table_buttons]
@@ -231,7 +239,7 @@ class Table:
     def finished(self) -> bool:
         """Whether the end of the game was announced (the rematch button is out)."""
         last = self.fake.last_message(self.group)
-        return any(text == t("btn-rematch") for text, _ in last.buttons)
+        return any(text == self.t("btn-rematch") for text, _ in last.buttons)
 
     async def play_one(self, rng: random.Random) -> tuple[dict, str, dict]:
         """One player presses one of the action buttons they see, chosen at random."""
@@ -265,8 +273,8 @@ def make_table(bot, fake):
     """Build tables: ``make_table(players, title=...)``."""
     counter = itertools.count(1)
 
-    def build(players: int, title: str | None = None) -> Table:
-        return Table(bot, fake, players, title or f"Tavolo <&> {next(counter)}")
+    def build(players: int, title: str | None = None, lang: str = "it") -> Table:
+        return Table(bot, fake, players, title or f"Tavolo <&> {next(counter)}", lang)
 
     return build
 
@@ -286,12 +294,14 @@ def cards_in(value: Any) -> set[str]:
 
 
 def cards_shown(text: str, faces: str) -> set[str]:
-    """The cards a Telegram text shows, by their labels (``7♦``, ``10♠``, ``A🪙``)."""
+    """The cards a Telegram text shows, by their labels in any language (``7♦``, ``10♠``,
+    ``C🪙``, ``Kn🪙``)."""
     shown = set()
     for code in PACK_40 + PACK_32:
-        label = card_label(code, faces)
-        if re.search(r"(?<![0-9A-Za-z])" + re.escape(label), text):
-            shown.add(code)
+        for lang in TR.languages:
+            label = card_text(TR, lang, code, faces)
+            if re.search(r"(?<![0-9A-Za-z])" + re.escape(label), text):
+                shown.add(code)
     return shown
 
 

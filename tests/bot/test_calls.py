@@ -133,7 +133,7 @@ async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_messa
     result = calls[-1][1]["text"]
     assert t("deal-forced-plays") in result
     # The trick the press completed and the last one, under the deal's title, before the count.
-    assert result.count("Presa di") == 2
+    assert result.count("Mano presa da") == 2
     lines = result.splitlines()
     assert lines[0].startswith("🧮") and lines[1] == t("deal-forced-plays")
     last = table.fake.last_message(table.group)

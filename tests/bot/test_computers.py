@@ -232,7 +232,7 @@ async def test_a_game_without_computer_players_offers_none(bot, make_table, monk
     monkeypatch.setattr(computers, "available", lambda k: k != kind)
     table = make_table(1)
     alice = table.users[0]
-    await open_lobby(table, f"/nuova {kind}")
+    await open_lobby(table, f"/nuova {kind} 2")
     lobby = table.lobby()
     assert not any(d and d.startswith("C:") for _, d in lobby.buttons)
     update = table.fake.press(alice, lobby, f"C:{table.game_id}:0:normal")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 import random
 import sqlite3
 
@@ -17,7 +18,7 @@ import pytest
 from telegram import Update
 
 import engine
-from bot import render
+from bot import intake, render
 from bot import storage as storage_module
 from bot.storage import MIGRATIONS, SCHEMA_VERSION, Storage
 from tests.bot.conftest import BotRunner, Table, t
@@ -252,3 +253,23 @@ async def test_after_an_outage_the_messages_catch_up_within_seconds(make_table, 
     await table.play_to_end(random.Random(8))
     assert table.finished()
     # Warnings are expected (Telegram unreachable); errors are not (checked when it stops).
+
+
+async def test_polling_through_an_outage_warns_once_and_polls_again_soon(fake, bot, caplog):
+    """getUpdates while the Bot API cannot be reached: no updates and one warning (not an
+    error at each poll), polls a short wait apart; as soon as it answers again, the update
+    that waited is delivered."""
+    caplog.set_level(logging.WARNING, logger="bot.intake")
+    user = fake.add_user("Ada", language_code="it")
+    polls = bot.app.bot
+    with fake.outage(502):
+        for _ in range(4):
+            assert await polls.get_updates(timeout=0) == ()
+        waiting = fake.start_private(user)
+    assert polls._poll_wait == intake.POLL_RETRY_CAP
+    updates = await polls.get_updates(timeout=0)
+    assert [u.update_id for u in updates] == [waiting["update_id"]]
+    assert polls._poll_wait == 0
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.intake"]
+    assert len([m for m in said if "cannot poll" in m]) == 1, said
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -49,19 +49,37 @@ async def test_alias_new_and_an_unknown_game(make_table, fake):
     reply = await table.create("/new scopone")
     assert "/nuova briscola 2" in reply.text
     assert not reply.buttons
-    lobby = await table.create("/new briscola")
+    lobby = await table.create("/new briscola 2")
     assert "Briscola · 2 giocatori" in lobby.text
+
+
+async def test_a_game_named_without_a_count_lets_the_creator_choose_it(make_table, fake):
+    """`/nuova briscola` names no player count: the lobby offers Briscola's counts (and no
+    other game) instead of silently meaning two; Belòta, played only in four, opens at once."""
+    table = make_table(2)
+    await table.open_privates()
+    menu = await table.create("/nuova Briscola")
+    assert menu.text == "🃏 Nuova partita a Briscola\nAlice <&> sceglie in quanti si gioca:"
+    options = [text for text, d in menu.buttons if d.startswith("k:")]
+    assert options == [f"Briscola · {n} giocatori" for n in (2, 3)] + [
+        "Briscola · 4 giocatori, a coppie"
+    ]
+    await table.press(table.users[0], menu, "Briscola · 3 giocatori")
+    assert "Briscola · 3 giocatori" in fake.message(table.group, menu.message_id).text
+    await table.press(table.users[0], table.lobby(), t("btn-cancel"))
+    lobby = await table.create("/nuova belote")
+    assert "Belòta · 4 giocatori, a coppie" in lobby.text
 
 
 async def test_one_game_per_group_and_one_player_in_several_groups(make_table, fake):
     """A second /nuova in the same group is refused; the same player opens one elsewhere."""
     first = make_table(2)
     await first.open_privates()
-    await first.create("/nuova briscola")
-    busy = await first.create("/nuova briscola")
+    await first.create("/nuova briscola 2")
+    busy = await first.create("/nuova briscola 2")
     assert busy.text == t("new-busy")
     other = fake.add_group("Altro tavolo", members=first.users)
-    await first.bot.feed(fake.send_text(first.users[0], other, "/nuova briscola"))
+    await first.bot.feed(fake.send_text(first.users[0], other, "/nuova briscola 2"))
     assert "Briscola" in fake.last_message(other).text
 
 
@@ -70,7 +88,7 @@ async def test_joining_without_the_private_chat_answers_with_the_deep_link(make_
     and the lobby shows the new player."""
     table = make_table(2)
     await table.open_privates([table.users[0]])
-    lobby = await table.create("/nuova briscola")
+    lobby = await table.create("/nuova briscola 2")
     answer = await table.press(table.users[1], lobby, t("btn-join"))
     assert answer["url"].startswith("https://t.me/TavolataBot?start=j")
     assert "Bob_*" not in table.lobby().text
@@ -129,7 +147,7 @@ async def test_cancel_by_creator_or_admin(make_table, fake):
     await table.press(table.users[2], lobby, t("btn-cancel"))
     assert "annullata" in fake.message(table.group, lobby.message_id).text
     assert not fake.message(table.group, lobby.message_id).buttons
-    again = await table.create("/nuova briscola")
+    again = await table.create("/nuova briscola 2")
     assert "Briscola" in again.text and again.buttons
 
 
@@ -171,7 +189,7 @@ async def test_one_player_in_games_of_two_groups_at_once(make_table, fake, bot):
     second = make_table(2, title="Secondo tavolo")
     second.users = first.users
     second.group = fake.add_group("Secondo tavolo", members=first.users)
-    await second.create("/nuova briscola")
+    await second.create("/nuova briscola 2")
     await second.press(second.users[1], second.lobby(), t("btn-join"))
     second.game_id = int(second.lobby().buttons[0][1].split(":")[1])
     await second.press(second.users[0], second.lobby(), t("btn-start"))

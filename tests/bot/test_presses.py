@@ -96,7 +96,7 @@ async def test_creator_who_never_opened_the_private_chat(make_table, fake, bot):
     link, and the game deals to everybody once it starts."""
     table = make_table(2)
     await table.open_privates([table.users[1]])
-    lobby = await table.create("/nuova briscola")
+    lobby = await table.create("/nuova briscola 2")
     assert "Giocatori: —, —" in lobby.text
     answer = await table.press(table.users[0], lobby, t("btn-join"))
     await bot.feed(fake.follow_url(table.users[0], answer["url"]))

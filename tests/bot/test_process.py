@@ -94,7 +94,7 @@ def open_lobby(fake: FakeTelegram, alice: dict, bob: dict, group: dict):
     fake.start_private(alice)
     fake.start_private(bob)
     wait_for("welcoming Alice", lambda: fake.messages(alice))
-    fake.send_text(alice, group, "/nuova briscola")
+    fake.send_text(alice, group, "/nuova briscola 2")
     return wait_for("the lobby", lambda: fake.last_message(group))
 
 

@@ -1,5 +1,5 @@
-"""Rendering details checked directly: the Briscola sayings, Cirulla's capture labels, house
-rule values, and Telegram-safe HTML for any player name."""
+"""Rendering details checked directly (the sayings: test_sayings.py): Cirulla's capture
+labels, house rule values, and Telegram-safe HTML for any player name."""
 
 from __future__ import annotations
 
@@ -10,32 +10,11 @@ import pytest
 import engine
 from bot.app import LOCALES_DIR
 from bot.games import Ctx, offered_kinds, ui_for
-from bot.games.briscola import trick_saying
 from bot.house_rules import _int_steps
 from bot.i18n import Translator
 from bot.screens import esc
 
 TR = Translator(LOCALES_DIR)
-
-
-@pytest.mark.parametrize(
-    ("cards", "leader", "winner", "trump", "players", "saying"),
-    [
-        # "una briscola di poco più alta in valore di quella appena giocata dall'avversario"
-        (["QS", "KS"], 0, 1, "S", 2, "nada"),
-        (["JS", "KS"], 0, 1, "S", 2, None),  # two steps above: no saying
-        (["QS", "KS", "2S", "4H"], 0, 1, "S", 4, "nada"),
-        (["QS", "2H", "KS", "4H"], 0, 2, "S", 4, None),  # above the partner's: no saying
-        # "si strozza con l'Asso ... di femmina, indica che si prende con il Tre"
-        (["5D", "AD"], 1, 0, "S", 2, "masc"),
-        (["KD", "3D"], 0, 1, "S", 2, "femna"),
-        (["5D", "2D"], 1, 1, "S", 2, None),
-    ],
-)
-def test_briscola_sayings(cards, leader, winner, trump, players, saying):
-    """Each saying of the source is said exactly in its situation."""
-    trick = {"cards": cards, "leader": leader, "seat": winner, "points": 0}
-    assert trick_saying(trick, trump, players) == saying
 
 
 def capot_game_over() -> tuple[dict, dict]:

@@ -1,0 +1,264 @@
+"""``python -m bot --local``: the web table on this computer, without Telegram.
+
+One person plays any game against computer players at a chosen level, at
+``http://127.0.0.1:8080``. The games live in the same SQLite database as the bot's, as games of
+a table of their own (``LOCAL_CHAT``) that the Telegram bot leaves alone; the same engine,
+storage, computer players and play path serve them. Nothing is sent anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any, Literal
+
+import uvicorn
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+import engine
+import engine.ai
+from bot.computers import Computers, available
+from bot.games import game_options
+from bot.i18n import Translator
+from bot.live import Games
+from bot.lobby import cancel_game
+from bot.messenger import Messenger
+from bot.services import Services, Users
+from bot.storage import DatabaseUnusable, SchemaTooNew, Storage
+from bot.webapp import LOCAL_CHAT
+from bot.webapp.auth import WebUser
+from bot.webapp.server import Server, WebApp
+from bot.webapp.tables import WebTables
+
+log = logging.getLogger(__name__)
+
+LOCAL_USER = 0  # no Telegram user has id 0
+
+
+class LocalSettings(BaseSettings):
+    """What local mode reads from the environment: the bot's settings, without a token."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+
+    database_path: Path = Path("data/bot.sqlite3")
+    computer_pause: float = Field(default=0.6, ge=0, le=30)
+    computer_budget_ms: int = Field(default=250, ge=1, le=10_000)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "WARNING"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+
+class LocalRenderer:
+    """No Telegram messages to bring up to date: a deal's result is shown by the page, so the
+    announcements committed with it are marked sent."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def refresh(self, game_id: int, *, group: bool = True) -> None:
+        """Drop the game's announcements (the page shows them)."""
+        task = asyncio.get_running_loop().create_task(self._sent(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _sent(self, game_id: int) -> None:
+        for item in await self.svc.storage.outbox(game_id):
+            await self.svc.storage.outbox_sent(item.outbox_id)
+
+    async def drain(self) -> None:
+        """Wait for the pending work."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks))
+
+    async def flush(self) -> None:
+        """As ``drain``."""
+        await self.drain()
+
+    async def close(self) -> None:
+        """As ``drain``."""
+        await self.drain()
+
+
+class LocalTable:
+    """The local player's games: started from the page, against computer players."""
+
+    def __init__(self, svc: Services, lang: str) -> None:
+        self.svc = svc
+        self.lang = lang
+
+    def user(self, request: Request) -> WebUser:
+        """Every request comes from the one local player."""
+        return WebUser(LOCAL_USER, self.svc.tr.get(self.lang, "webapp-local-player"), self.lang)
+
+    async def options(self, request: Request) -> Response:
+        """The games and levels the page offers."""
+        tr = self.svc.tr
+        games = [
+            {"kind": kind, "players": n, "title": _title(tr, self.lang, kind, n)}
+            for kind, n in game_options()
+            if available(kind)
+        ]
+        levels = [
+            {"level": level, "label": tr.get(self.lang, f"computer-level-{level}")}
+            for level in engine.ai.LEVELS
+        ]
+        return JSONResponse({"games": games, "levels": levels})
+
+    async def new(self, request: Request) -> Response:
+        """``{kind, players, level}``: a new game (the open one, if any, is cancelled)."""
+        tr = self.svc.tr
+        try:
+            body = await request.json()
+            kind, players, level = body["kind"], body["players"], body["level"]
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": tr.get(self.lang, "alert-malformed")}, status_code=400)
+        if (kind, players) not in game_options() or level not in engine.ai.LEVELS:
+            return JSONResponse({"error": tr.get(self.lang, "alert-malformed")}, status_code=400)
+        game_id = await self.start(kind, players, level)
+        return JSONResponse({"game": game_id})
+
+    async def start(
+        self,
+        kind: str,
+        players: int,
+        level: str,
+        seed: int | None = None,
+        rules: dict[str, Any] | None = None,
+    ) -> int:
+        """Seat the local player and computer players, and deal (house rules: the defaults,
+        unless given)."""
+        svc, tr, lang = self.svc, self.svc.tr, self.lang
+        name = tr.get(lang, "webapp-local-player")
+        await svc.storage.upsert_user(LOCAL_USER, name, None, lang, False)
+        old = await svc.games.in_chat(LOCAL_CHAT)
+        if old is not None:
+            async with old.lock:
+                await cancel_game(svc, old)
+            svc.games.forget(old.game_id)
+        title = tr.get(lang, "webapp-local-table")
+        game_id = await svc.storage.create_lobby(
+            LOCAL_CHAT, title, LOCAL_USER, name, lang, kind, players, rules or {}
+        )
+        await svc.storage.take_seat(game_id, 0, LOCAL_USER, name)
+        for seat in range(1, players):
+            label = tr.get(lang, f"computer-level-{level}")
+            computer = tr.get(lang, "computer-name", number=seat + 1, level=label)
+            await svc.storage.add_computer(game_id, seat, computer, level)
+        seed = svc.new_seed() if seed is None else seed
+        await svc.storage.start_game(game_id, seed, seed % players)
+        live = await svc.games.get(game_id)
+        await svc.notify_listeners(live, [])
+        return game_id
+
+
+def _title(tr: Translator, lang: str, kind: str, players: int) -> str:
+    key = "game-option-pairs" if players == 4 else "game-option"
+    return tr.get(lang, key, game=tr.get(lang, f"game-{kind}"), players=players)
+
+
+class LocalServer:
+    """Storage, services, computer players and the web app for local mode."""
+
+    def __init__(self, svc: Services, computers: Computers, web: WebApp, local: LocalTable):
+        self.svc = svc
+        self.computers = computers
+        self.web = web
+        self.local = local
+
+    @classmethod
+    async def open(
+        cls,
+        database: Path | str,
+        tr: Translator,
+        lang: str,
+        computer_pause: float,
+        computer_budget_ms: int,
+    ) -> LocalServer:
+        """Open the database and wire everything (no network)."""
+        storage = await Storage.open(database)
+        svc = Services(
+            storage=storage,
+            tr=tr,
+            games=Games(storage),
+            users=Users(storage),
+            messenger=Messenger(None),
+            bot_username="local",
+        )
+        svc.renderer = LocalRenderer(svc)
+        computers = Computers(svc, computer_pause, computer_budget_ms)
+        tables = WebTables(svc)
+        svc.listeners += [computers.on_change, tables.on_change]
+        local = LocalTable(svc, tr.resolve(lang))
+        routes = [
+            Route("/api/local/options", local.options),
+            Route("/api/local/new", local.new, methods=["POST"]),
+        ]
+        web = WebApp(svc, tables, local.user, local=True, extra=routes)
+        server = cls(svc, computers, web, local)
+        # A game left open by the previous run goes on: its computer player to act plays.
+        live = await svc.games.in_chat(LOCAL_CHAT)
+        if live is not None and live.active:
+            await svc.notify_listeners(live, [])
+        return server
+
+    async def close(self) -> None:
+        """Stop the computer players and close the database."""
+        self.web.tables.close()
+        await self.computers.close()
+        await self.svc.renderer.close()
+        await self.svc.storage.close()
+
+
+async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Translator) -> None:
+    """Run the local table until interrupted."""
+    server = await LocalServer.open(
+        settings.database_path,
+        tr,
+        lang,
+        settings.computer_pause,
+        settings.computer_budget_ms,
+    )
+    config = uvicorn.Config(
+        server.web.app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    web = Server(config)
+
+    def stop() -> None:
+        server.web.tables.close()  # the pages' streams end, so the server stops at once
+        web.should_exit = True
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
+    print(f"Tavolata: http://{host}:{port}", flush=True)
+    try:
+        await web.serve()
+    finally:
+        await server.close()
+
+
+def main(settings: LocalSettings, host: str, port: int, lang: str) -> int:
+    """``python -m bot --local`` (``bot.__main__`` read the settings and set up the log)."""
+    from bot.app import LOCALES_DIR
+
+    try:
+        asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
+    except (DatabaseUnusable, SchemaTooNew) as exc:
+        print(f"database error: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,248 @@
+"""The web table's HTTP side (Starlette): the page, its state, plays, and the live stream.
+
+- ``GET /`` the page; ``/static/...`` its script, style and card drawings.
+- ``GET /api/session`` the user, the page's texts in their language, their open games.
+- ``GET /api/state?game=ID`` the seat's state; ``POST /api/play`` ``{game, move, action}``.
+- ``GET /api/events?game=ID&move=N`` server-sent events: the seat's state after every committed
+  action; on (re)connection, at once if the game moved past ``N``.
+
+Every request names its user through an ``Auth``: Telegram's signed ``initData`` (header
+``X-Init-Data``, or the ``init`` query parameter for the event stream) in the Mini App, the one
+local player in local mode. Forged or expired data gets 401, a user without a seat in that
+game 403, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Protocol
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from bot.live import LiveGame
+from bot.services import Services
+from bot.webapp.auth import AuthError, WebUser, validate_init_data
+from bot.webapp.tables import Snapshot, WebTables
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+# Seconds between two keep-alive comments on an idle stream (proxies close silent ones).
+KEEPALIVE = 15.0
+# Open streams of one seat: a few devices or tabs; more are refused (429).
+MAX_STREAMS_PER_SEAT = 8
+# The page's own words (locales/*/webapp.ftl); the game's words come drawn by the server.
+PAGE_TEXTS = (
+    "webapp-title",
+    "webapp-offline",
+    "webapp-no-game",
+    "webapp-new-game",
+    "webapp-play",
+    "webapp-level",
+    "webapp-game",
+    "webapp-stock",
+    "webapp-last-trick",
+    "webapp-last-play",
+    "webapp-trump",
+    "webapp-turned",
+    "webapp-choose-capture",
+    "webapp-cancel",
+    "webapp-close",
+    "webapp-you",
+    "webapp-dealer",
+    "webapp-cards",
+    "webapp-table-empty",
+    "webapp-again",
+)
+
+
+class Server(uvicorn.Server):
+    """uvicorn without its own signal handlers: the program that runs it owns the signals
+    (the bot's application, or local mode's loop)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class Auth(Protocol):
+    """Who sends a request; raises ``AuthError``."""
+
+    def __call__(self, request: Request) -> WebUser: ...
+
+
+def telegram_auth(bot_token: str, max_age: int) -> Auth:
+    """Users named by Telegram's signed ``initData``."""
+
+    def auth(request: Request) -> WebUser:
+        data = request.headers.get("x-init-data") or request.query_params.get("init", "")
+        return validate_init_data(data, bot_token, max_age)
+
+    return auth
+
+
+def _error(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+def _snapshot(snap: Snapshot) -> Response:
+    return Response(snap.text, media_type="application/json")
+
+
+Handler = Callable[[Request, WebUser, str], Awaitable[Response]]
+
+
+class WebApp:
+    """The routes over the bot's services; ``extra`` adds routes (local mode)."""
+
+    def __init__(
+        self,
+        svc: Services,
+        tables: WebTables,
+        auth: Auth,
+        *,
+        local: bool = False,
+        extra: list[Route] | None = None,
+    ) -> None:
+        self.svc = svc
+        self.tables = tables
+        self.auth = auth
+        self.local = local
+        routes = [
+            Route("/", self.index),
+            Route("/api/session", self._authed(self.session)),
+            Route("/api/state", self._authed(self.state)),
+            Route("/api/play", self._authed(self.play), methods=["POST"]),
+            Route("/api/events", self._authed(self.events)),
+            *(extra or []),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+        self.app = Starlette(routes=routes)
+
+    async def lang_of(self, user: WebUser) -> str:
+        """The user's language: their choice with /lingua, else Telegram's."""
+        known = await self.svc.users.get(user.user_id)
+        if known is None:
+            return self.svc.tr.resolve(user.language_code)
+        return await self.svc.lang_of(user.user_id)
+
+    def _authed(self, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                user = self.auth(request)
+            except AuthError:
+                lang = self.svc.tr.resolve(request.headers.get("accept-language", "")[:2] or None)
+                return _error(401, self.svc.tr.get(lang, "webapp-unauthorized"))
+            return await handler(request, user, await self.lang_of(user))
+
+        return endpoint
+
+    async def index(self, request: Request) -> Response:
+        """The page."""
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def session(self, request: Request, user: WebUser, lang: str) -> Response:
+        """The user, the page's texts, the games they sit at."""
+        tr = self.svc.tr
+        games = []
+        for game_id in await self.svc.storage.open_game_ids_of_user(user.user_id):
+            live = await self.svc.games.get(game_id)
+            if live is not None and live.active:
+                games.append(game_id)
+        return JSONResponse(
+            {
+                "user": user.user_id,
+                "lang": lang,
+                "local": self.local,
+                "texts": {key: tr.get(lang, key) for key in PAGE_TEXTS},
+                "games": games,
+                "start": user.start_param,
+            }
+        )
+
+    async def _seated(
+        self, game_text: str | None, user: WebUser, lang: str
+    ) -> tuple[LiveGame, int] | Response:
+        """The game a request names and the user's seat in it, or the error response."""
+        tr = self.svc.tr
+        if not game_text or not game_text.isdigit() or len(game_text) > 18:
+            return _error(400, tr.get(lang, "alert-malformed"))
+        live = await self.svc.games.get(int(game_text))
+        if live is None or live.game is None:
+            return _error(404, tr.get(lang, "alert-unknown-game"))
+        seat = live.row.seat_of(user.user_id)
+        if seat is None:
+            return _error(403, tr.get(lang, "alert-not-your-game"))
+        return live, seat
+
+    async def state(self, request: Request, user: WebUser, lang: str) -> Response:
+        """The seat's state now."""
+        found = await self._seated(request.query_params.get("game"), user, lang)
+        if isinstance(found, Response):
+            return found
+        live, seat = found
+        return _snapshot(self.tables.snapshot(live, seat, lang))
+
+    async def play(self, request: Request, user: WebUser, lang: str) -> Response:
+        """A play: the same path as a button; 409 with the reason when refused."""
+        tr = self.svc.tr
+        try:
+            body = json.loads(await request.body())
+            game_text, move, action = str(body["game"]), body["move"], body["action"]
+        except (ValueError, KeyError, TypeError):
+            return _error(400, tr.get(lang, "alert-malformed"))
+        if not isinstance(move, int) or not isinstance(action, str) or len(action) > 200:
+            return _error(400, tr.get(lang, "alert-malformed"))
+        found = await self._seated(game_text, user, lang)
+        if isinstance(found, Response):
+            return found
+        live, seat = found
+        problem = await self.tables.play(live, seat, move, action, lang)
+        if problem is not None:
+            return _error(409, problem)
+        return _snapshot(self.tables.snapshot(live, seat, lang))
+
+    async def events(self, request: Request, user: WebUser, lang: str) -> Response:
+        """The seat's live stream; a reconnection catches up from its move number."""
+        found = await self._seated(request.query_params.get("game"), user, lang)
+        if isinstance(found, Response):
+            return found
+        live, seat = found
+        since = request.headers.get("last-event-id") or request.query_params.get("move")
+        if self.tables.streams_of(live.game_id, seat) >= MAX_STREAMS_PER_SEAT:
+            return _error(429, self.svc.tr.get(lang, "webapp-too-many"))
+        watcher = self.tables.watch(live.game_id, seat, lang)
+        if not (since and since.isdigit() and int(since) == live.game.move_number):
+            watcher.offer(self.tables.snapshot(live, seat, lang))
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 1000\n\n"
+                while not watcher.closed:
+                    snap = await watcher.next(KEEPALIVE)
+                    if snap is None:
+                        if watcher.closed:
+                            return
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield f"id: {snap.move}\ndata: {snap.text}\n\n"
+            except asyncio.CancelledError:
+                pass
+            finally:
+                self.tables.unwatch(watcher)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )

@@ -1,0 +1,252 @@
+"""The web table's side of a game: each seat's state as the page draws it, plays through the
+buttons' path, and the pushes after every committed action.
+
+``WebTables`` is a listener of every game (``Services.listeners``): after each committed action
+it hands each open page of that game the state of its seat. A page holds a ``Watcher``; a
+watcher keeps only the newest state (each state is complete), so a slow page skips states
+rather than piling them up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bot import play, screens
+from bot.games import ui_for
+from bot.live import LiveGame
+from bot.services import Services
+
+RANKS = "A23456789TJQK"
+
+
+def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any]) -> set[str]:
+    """The table message's lines that the page draws as cards instead (trump, stock, trick,
+    the cards on the table): left out of the page's notes."""
+    kind = ui.kind
+    drawn: set[str] = set()
+    if kind == "briscola":
+        drawn.add(ui._trump_line(ctx, view))
+        drawn.add(ctx.t("briscola-stock", count=view["stock"]))
+        drawn.add(ui._trick_line(ctx, view) or "")
+    elif kind == "cirulla":
+        drawn.add(ui._table_cards(ctx, view))
+    elif kind == "belota":
+        if view["phase"] == "bidding":
+            drawn.add(ctx.t("belota-turned", card=ctx.card(view["turned"])))
+        drawn.update(ui._trick_lines(ctx, view))
+    return drawn
+
+
+def rank_labels(ctx: Any) -> dict[str, str]:
+    """How each rank is written on this game's cards (``T`` is ``10``): the labels the bot
+    writes, less the suit they share."""
+    labels = {r: ctx.card(r + "H") for r in RANKS}
+    suit = labels["A"]
+    for label in labels.values():
+        while not label.endswith(suit):
+            suit = suit[1:]
+    return {r: label.removesuffix(suit) for r, label in labels.items()}
+
+
+def _in_lang(live: LiveGame, lang: str) -> LiveGame:
+    """The same game with its texts in ``lang`` (screens draw in the game's language)."""
+    other = copy.copy(live)
+    other.row = dataclasses.replace(live.row, lang=lang)
+    return other
+
+
+def public_state(
+    svc: Services, live: LiveGame, lang: str, result: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What every seat's page shows alike, in ``lang``: the game, the names, the score, the
+    notes, whose turn, the latest deal's result."""
+    row = live.row
+    game = live.game
+    ui = ui_for(row.kind)
+    ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
+    public = game.view(None)
+    drawn = _drawn_lines(ui, ctx, public)
+    if row.status == "cancelled":
+        turn = ctx.t("table-cancelled")
+    elif game.is_over:
+        turn = ctx.t("table-over")
+    else:
+        turn = ctx.t("table-turn", player=ctx.name(game.current_seat))
+    return {
+        "game": row.game_id,
+        "kind": row.kind,
+        "players": row.players,
+        "title": screens.game_title(ctx, row.kind, row.players),
+        "group": row.chat_title,
+        "move": game.move_number,
+        "status": row.status,
+        "over": game.is_over or row.status != "active",
+        "names": [s.name for s in sorted(row.seats, key=lambda s: s.seat)],
+        "faces": ui.faces,
+        "ranks": rank_labels(ctx),
+        "suits": {suit: ctx.suit(suit) for suit in "HDCS"},
+        "turn": turn,
+        "score": ui.scores_line(ctx, public),
+        "notes": [n for n in ui.table_lines(ctx, public, live.last_events) if n not in drawn],
+        "result": result,
+    }
+
+
+def seat_state(
+    svc: Services, live: LiveGame, seat: int | None, lang: str, public: dict[str, Any]
+) -> dict[str, Any]:
+    """Everything the page draws for ``seat`` (None: a spectator): the ``public`` part and
+    only what that seat's engine view holds."""
+    game = live.game
+    ui = ui_for(live.row.kind)
+    view = game.view(seat) if seat is not None else game.view(None)
+    active = live.active and not game.is_over
+    legal = game.legal_actions(seat) if active and seat == game.current_seat else []
+    state = {**public, "seat": seat, "view": view, "legal": legal, "labels": {}}
+    if legal or view.get("partner_hand") is not None:
+        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
+        state["labels"] = {c: ui.action_label(ctx, view, c) for c in legal if len(c) != 2}
+        if view.get("partner_hand") is not None:
+            line = ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"]))
+            state["notes"] = [*public["notes"], line]
+    if legal:
+        state["turn"] = svc.tr.get(lang, "webapp-your-turn")
+    return state
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A seat's state as sent: its move number, the game's status, and the JSON text."""
+
+    move: int
+    status: str
+    text: str
+
+
+class Watcher:
+    """One open page: the seat it shows and the newest state not yet sent to it."""
+
+    def __init__(self, game_id: int, seat: int | None, lang: str) -> None:
+        self.game_id = game_id
+        self.seat = seat
+        self.lang = lang
+        self.pending: Snapshot | None = None
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def offer(self, snap: Snapshot) -> None:
+        """The newest state replaces any the page has not received yet."""
+        self.pending = snap
+        self.wake.set()
+
+    async def next(self, timeout: float) -> Snapshot | None:
+        """The next state, or None after ``timeout`` seconds without one (or once closed)."""
+        if self.pending is None and not self.closed:
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout)
+            except TimeoutError:
+                return None
+        snap, self.pending = self.pending, None
+        return snap
+
+
+class WebTables:
+    """The open pages of every game, the latest deal result of each game, and each seat's
+    state drawn once per move for every page and answer that asks for it."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.watchers: dict[int, set[Watcher]] = {}
+        self.results: dict[int, dict[str, Any]] = {}
+        self._drawn: dict[int, dict[tuple[Any, str], Any]] = {}
+
+    def result_lines(self, live: LiveGame, lang: str) -> dict[str, Any] | None:
+        """The latest deal's result for the page, in ``lang``."""
+        stored = self.results.get(live.game_id)
+        if stored is None:
+            return None
+        content = screens.announcement_screen(
+            self.svc.tr, _in_lang(live, lang), stored["events"], stored["view"]
+        )
+        return {"move": stored["move"], "lines": content.text.split("\n")}
+
+    def state(self, live: LiveGame, seat: int | None, lang: str) -> dict[str, Any]:
+        """The page's state for ``seat`` now (its public part drawn once per move)."""
+        drawn = self._drawn.setdefault(live.game_id, {})
+        public = drawn.get(("public", lang))
+        move, status = live.game.move_number, live.row.status
+        if public is None or (public["move"], public["status"]) != (move, status):
+            public = public_state(self.svc, live, lang, self.result_lines(live, lang))
+            drawn[("public", lang)] = public
+        return seat_state(self.svc, live, seat, lang, public)
+
+    def snapshot(self, live: LiveGame, seat: int | None, lang: str) -> Snapshot:
+        """The seat's state now, drawn once per move and status."""
+        drawn = self._drawn.setdefault(live.game_id, {})
+        snap = drawn.get((seat, lang))
+        if snap is None or snap.move != live.game.move_number or snap.status != live.row.status:
+            state = self.state(live, seat, lang)
+            text = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+            snap = drawn[(seat, lang)] = Snapshot(state["move"], live.row.status, text)
+        return snap
+
+    def watch(self, game_id: int, seat: int | None, lang: str) -> Watcher:
+        """A new open page of a game."""
+        watcher = Watcher(game_id, seat, lang)
+        self.watchers.setdefault(game_id, set()).add(watcher)
+        return watcher
+
+    def streams_of(self, game_id: int, seat: int | None) -> int:
+        """How many pages of a seat are open."""
+        return sum(1 for w in self.watchers.get(game_id, ()) if w.seat == seat)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        """A page closed; a closed game nobody looks at is forgotten."""
+        group = self.watchers.get(watcher.game_id)
+        if group is not None:
+            group.discard(watcher)
+            if not group:
+                del self.watchers[watcher.game_id]
+                self._drawn.pop(watcher.game_id, None)
+
+    def close(self) -> None:
+        """Shut-down: every page's stream ends (pages reconnect to the next process)."""
+        for group in self.watchers.values():
+            for watcher in group:
+                watcher.closed = True
+                watcher.wake.set()
+
+    async def on_change(self, svc: Services, live: LiveGame, events: list[dict[str, Any]]) -> None:
+        """A listener of every game: each open page gets its seat's state."""
+        if live.game is None:
+            return
+        ui = ui_for(live.row.kind)
+        if any(e["type"] in ui.announced for e in events):
+            shown = [e for e in events if e["type"] in ui.announced or e["type"] in ui.closing]
+            self.results[live.game_id] = {
+                "move": live.game.move_number,
+                "events": shown,
+                "view": live.game.view(None),
+            }
+        self._drawn.pop(live.game_id, None)  # a change that left the move number (a cancel)
+        if live.row.status != "active" and live.game_id not in self.watchers:
+            self.results.pop(live.game_id, None)  # a closed game nobody looks at
+        for watcher in list(self.watchers.get(live.game_id, ())):
+            watcher.offer(self.snapshot(live, watcher.seat, watcher.lang))
+
+    async def play(self, live: LiveGame, seat: int, move: int, code: str, lang: str) -> str | None:
+        """A play from the page, through the buttons' path (legal, by the seat to act, at that
+        move number, once); None when applied, else the refusal's text."""
+        problem, events = await play.attempt(self.svc, live, seat, move, code, lang)
+        if problem is not None:
+            return self.svc.tr.get(lang, problem)
+        group = not play.table_waits(live, live.game.actions[-1], events)
+        self.svc.renderer.refresh(live.game_id, group=group)
+        await self.svc.notify_listeners(live, events)
+        return None

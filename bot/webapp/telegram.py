@@ -1,0 +1,119 @@
+"""The Mini App in the bot's process: served on the bot's own event loop when ``WEBAPP_URL``
+is set, and opened from a ``web_app`` button on each hand message and, when
+``WEBAPP_SHORT_NAME`` names the app registered with @BotFather, from a
+``t.me/<bot>/<app>?startapp=<game>`` link on the group's table (Telegram allows ``web_app``
+buttons in private chats only).
+
+The server is uvicorn's, started as a task in ``post_init`` and stopped in ``post_stop`` (as
+python-telegram-bot's custom webhook example shares one loop between the bot and a web
+server); the signals stay the bot's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+
+import uvicorn
+from telegram import InlineKeyboardButton, WebAppInfo
+from telegram.ext import Application
+
+from bot import screens
+from bot.games import Ctx
+from bot.live import LiveGame
+from bot.services import Services
+from bot.settings import Settings
+from bot.webapp.server import Server, WebApp, telegram_auth
+from bot.webapp.tables import WebTables
+
+log = logging.getLogger(__name__)
+
+
+class MiniApp:
+    """The running web server of the Mini App."""
+
+    def __init__(self, web: WebApp, server: uvicorn.Server, sock: socket.socket) -> None:
+        self.web = web
+        self.server = server
+        self.sock = sock
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def port(self) -> int:
+        """The port it listens on (tests ask for any free one)."""
+        return self.sock.getsockname()[1]
+
+    async def start(self) -> None:
+        """Serve in the background; return once listening."""
+        self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]))
+        while not self.server.started and not self.task.done():
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        """End the open streams and stop serving."""
+        self.web.tables.close()
+        self.server.should_exit = True
+        if self.task is not None:
+            with contextlib.suppress(Exception):
+                await self.task
+        self.sock.close()
+
+
+def open_url(settings: Settings, game_id: int) -> str:
+    """The Mini App's address for one game."""
+    base = settings.webapp_url
+    return f"{base}{'&' if '?' in base else '?'}game={game_id}"
+
+
+def game_rows(settings: Settings, bot_username: str) -> screens.GameRows:
+    """The buttons that open the Mini App, for ``screens.GAME_ROWS``."""
+
+    def rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKeyboardButton]]:
+        if seat is not None:
+            url = open_url(settings, live.game_id)
+            return [[InlineKeyboardButton(ctx.t("btn-webapp"), web_app=WebAppInfo(url))]]
+        if settings.webapp_short_name:
+            link = f"https://t.me/{bot_username}/{settings.webapp_short_name}"
+            url = f"{link}?startapp={live.game_id}"
+            return [[InlineKeyboardButton(ctx.t("btn-webapp-group"), url=url)]]
+        return []
+
+    return rows
+
+
+async def setup(application: Application, svc: Services) -> None:
+    """At start-up: serve the Mini App if ``WEBAPP_URL`` is set, and follow every game."""
+    settings: Settings = application.bot_data["settings"]
+    screens.GAME_ROWS.pop("webapp", None)
+    if not settings.webapp_url:
+        return
+    try:
+        sock = socket.create_server((settings.webapp_listen, settings.webapp_port))
+    except OSError as exc:
+        log.error(
+            "the Mini App cannot listen on %s:%s (%s); the bot runs without it",
+            settings.webapp_listen,
+            settings.webapp_port,
+            exc,
+        )
+        return
+    tables = WebTables(svc)
+    svc.listeners.append(tables.on_change)
+    web = WebApp(svc, tables, telegram_auth(settings.token, settings.webapp_max_age))
+    config = uvicorn.Config(
+        web.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+    )
+    mini = MiniApp(web, Server(config), sock)
+    await mini.start()
+    application.bot_data["webapp"] = mini
+    screens.GAME_ROWS["webapp"] = game_rows(settings, svc.bot_username)
+
+
+async def teardown(application: Application) -> None:
+    """At shut-down: stop serving."""
+    screens.GAME_ROWS.pop("webapp", None)
+    mini = application.bot_data.pop("webapp", None)
+    if mini is not None:
+        await mini.stop()

@@ -1,0 +1,30 @@
+# The table drawn as cards: the Mini App and the local table (python -m bot --local).
+
+webapp-title = Tavolata
+webapp-offline = Connessione persa: riprovo…
+webapp-no-game = Non sei seduto a nessuna partita in corso. Apri un tavolo nel gruppo con /nuova.
+webapp-new-game = Nuova partita
+webapp-play = Si gioca!
+webapp-level = Computer
+webapp-game = Gioco
+webapp-stock = Mazzo
+webapp-last-trick = Ultima presa
+webapp-last-play = Ultima giocata
+webapp-trump = Briscola
+webapp-turned = Carta girata
+webapp-choose-capture = Cosa prendi?
+webapp-cancel = Annulla
+webapp-close = Chiudi
+webapp-you = Tu
+webapp-dealer = Mazziere
+webapp-cards = prese
+webapp-table-empty = Tavola vuota
+webapp-again = Un'altra!
+webapp-your-turn = 👉 Tocca a te
+webapp-unauthorized = Apri il tavolo da Telegram: i dati di accesso mancano, sono falsi o scaduti.
+webapp-too-many = Troppi tavoli aperti su questa partita: chiudine qualcuno.
+webapp-local-player = Giocatore
+webapp-local-table = Tavolo locale
+# The button on the hand message and the link on the group's table that open the Mini App
+btn-webapp = 🎴 Tavolo
+btn-webapp-group = 🎴 Apri il tavolo
