@@ -22,7 +22,17 @@ engine, SQLite commit, callback answer; rendering runs in the background). With 
 the paced group calls per card split by what caused them: a card, a bid or other action, the
 table at a deal's end (the next deal, or the end of the game), the deal's result message.
 
+Also printed: pings per human turn (hands sent afresh to the player to act; 1.00 is one per
+turn) and the total calls per card, group and private together, deletions included.
+
+``--load``: instead, ``--load-games`` games of ``--load-kind`` at once on one bot with the rate
+limits of ``bot/settings.py`` (about 30 calls a second in all, 20 a minute per group), the group
+edit window and the private gap at their defaults; each player presses as soon as their buttons
+show. Printed over ``--load-seconds`` once every game has started: cards per second, and the
+p50/p95 time from a press to the next player's buttons (their ping).
+
     python bench/bot.py [--games 4] [--latency 20] [--scale 0.01] [--kind briscola] [--causes]
+    python bench/bot.py --load [--load-games 50] [--load-kind briscola-2] [--load-seconds 30]
 """
 
 from __future__ import annotations
@@ -50,7 +60,13 @@ from bot.games import offered_kinds, ui_for
 from bot.settings import Settings
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
-MESSAGE_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "editMessageReplyMarkup")
+MESSAGE_METHODS = (
+    "sendMessage",
+    "editMessageText",
+    "deleteMessage",
+    "deleteMessages",
+    "editMessageReplyMarkup",
+)
 MODES = ("paced", "human", "burst")
 # A player's think time before a press, in seconds: log-normal around the median.
 THINK_MEDIAN = 2.5
@@ -137,6 +153,8 @@ async def play_game(
     times = []
     causes: Counter[str] = Counter()  # paced: the group's calls by what caused them
     game = live.game
+    turns = {(live.turn_started, game.current_seat)} if hasattr(live, "turn_started") else set()
+    pings = getattr(svc.renderer, "pings", 0)
     while not game.is_over:
         seat = game.current_seat
         legal = game.legal_actions(seat)
@@ -156,6 +174,8 @@ async def play_game(
         elapsed = await feed(app, update)
         if code[:2] in pack:  # a card, with or without a capture
             times.append(elapsed)
+        if not game.is_over and hasattr(live, "turn_started"):
+            turns.add((live.turn_started, game.current_seat))
         if mode == "paced":
             await svc.renderer.drain()
             causes.update(
@@ -175,9 +195,10 @@ async def play_game(
                 group_calls += 1
             else:
                 private_calls += 1
+    pings = getattr(svc.renderer, "pings", 0) - pings
     await app.shutdown()
     await app.post_shutdown(app)
-    return times, group_calls, private_calls, cards, causes
+    return times, group_calls, private_calls, cards, causes, pings, len(turns)
 
 
 async def main() -> None:
@@ -192,11 +213,18 @@ async def main() -> None:
     parser.add_argument(
         "--causes", action="store_true", help="paced: the group's calls per card by cause"
     )
+    parser.add_argument("--load", action="store_true", help="many games at once, rate limited")
+    parser.add_argument("--load-games", type=int, default=50)
+    parser.add_argument("--load-kind", default="briscola-2", help="kind-players")
+    parser.add_argument("--load-seconds", type=float, default=30.0)
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
+    if args.load:
+        await load(args.load_games, args.load_kind, args.load_seconds)
+        return
     print(
         f"{'game':<12}{'mode':<8}{'presses/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
-        f"{'group/card':>12}{'private/card':>14}"
+        f"{'group/card':>12}{'private/card':>14}{'pings/turn':>12}{'total/card':>12}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         n = 0
@@ -205,7 +233,7 @@ async def main() -> None:
                 for mode in MODES:
                     latency = args.latency / 1000 if mode == "burst" else 0.0
                     times: list[float] = []
-                    group = private = cards = 0
+                    group = private = cards = pings = turns = 0
                     causes: Counter[str] = Counter()
                     for g in range(args.games):
                         n += 1
@@ -223,6 +251,8 @@ async def main() -> None:
                         private += result[2]
                         cards += result[3]
                         causes += result[4]
+                        pings += result[5]
+                        turns += result[6]
                     times.sort()
                     if mode == "paced":
                         p50 = statistics.median(times) * 1000
@@ -233,10 +263,126 @@ async def main() -> None:
                     print(
                         f"{kind + ' ' + str(players):<12}{mode:<8}{timing}"
                         f"{group / cards:>12.3f}{private / cards:>14.2f}"
+                        f"{pings / max(1, turns):>12.2f}{(group + private) / cards:>12.2f}"
                     )
                     if args.causes and causes:
                         for cause, count in sorted(causes.items()):
                             print(f"{'':<20}{cause:<28}{count:>6}{count / cards:>12.3f}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of some values, by rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+async def load(games: int, spec: str, seconds: float) -> None:
+    """``games`` games at once on one bot under Telegram's limits: each player presses as soon
+    as the button shows in their hand (or, for a public choice, on the table)."""
+    kind, players = spec.rsplit("-", 1)
+    players = int(players)
+    fake = FakeTelegram()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            telegram_bot_token=fake.token, database_path=Path(tmp) / "load.db", _env_file=None
+        )
+        app = build_application(settings, FakeRequest(fake), publish_commands=False)
+        await app.initialize()
+        await app.post_init(app)
+        svc = app.bot_data["services"]
+        seeds = itertools.count(7)
+        svc.new_seed = lambda: next(seeds)
+        ui = ui_for(kind)
+        state = {"measuring": False, "stop": False, "cards": 0}
+        waits: list[float] = []
+
+        async def visible(chat: dict, message_id: int | None, data: str) -> bool:
+            if message_id is None:
+                return False
+            return any(d == data for _, d in fake.message(chat, message_id).buttons)
+
+        async def one(n: int, started: asyncio.Event) -> None:
+            users = [fake.add_user(f"L{n}P{i}", language_code="it") for i in range(players)]
+            group = fake.add_group(f"Load {n}", members=users)
+            for user in users:
+                await feed(app, fake.start_private(user))
+            await feed(app, fake.send_text(users[0], group, f"/nuova {kind} {players}"))
+            while (live := await svc.games.in_chat(group["id"])) is None or (
+                live.row.lobby_message_id is None
+            ):
+                await asyncio.sleep(0.05)
+            for i, user in enumerate(users[1:], start=1):
+                while True:
+                    lobby = fake.message(group, live.row.lobby_message_id)
+                    join = [d for _, d in lobby.buttons if d.startswith("j:")]
+                    if join:
+                        break
+                    await asyncio.sleep(0.05)
+                await feed(app, fake.press(user, lobby, join[i % 2] if players == 4 else join[0]))
+            while not any(
+                d.startswith("s:")
+                for _, d in fake.message(group, live.row.lobby_message_id).buttons
+            ):
+                await asyncio.sleep(0.05)
+            lobby = fake.message(group, live.row.lobby_message_id)
+            start = next(d for _, d in lobby.buttons if d.startswith("s:"))
+            await feed(app, fake.press(users[0], lobby, start))
+            started.set()
+            rng = random.Random(n)
+            game = live.game
+            pressed = time.perf_counter()
+            while not state["stop"] and not live.game.is_over:
+                game = live.game
+                seat = game.current_seat
+                legal = game.legal_actions(seat)
+                i = rng.randrange(len(legal))
+                code = legal[i]
+                data = action_callback(live.game_id, game.move_number, code, i)
+                user = users[seat]
+                while not state["stop"]:
+                    hand = live.row.seat_row(seat).hand_message_id
+                    if await visible(user, hand, data):
+                        chat, message_id = user, hand
+                        break
+                    table = live.row.table_message_id
+                    if ui.table_actions(game.view(None)) and await visible(group, table, data):
+                        chat, message_id = group, table
+                        break
+                    await asyncio.sleep(0.01)
+                else:
+                    return
+                if state["measuring"]:
+                    waits.append(time.perf_counter() - pressed)
+                pressed = time.perf_counter()
+                await feed(app, fake.press(user, fake.message(chat, message_id), data))
+                if state["measuring"] and code[:2] in engine.GAMES[kind].pack:
+                    state["cards"] += 1
+
+        events = [asyncio.Event() for _ in range(games)]
+        tasks = [asyncio.create_task(one(n, events[n])) for n in range(games)]
+        everyone = asyncio.ensure_future(asyncio.gather(*(e.wait() for e in events)))
+        while not everyone.done():
+            await asyncio.wait([everyone, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            for task in tasks:
+                if task.done() and task.exception() is not None:
+                    raise task.exception()
+        calls = len(fake.calls)
+        state["measuring"] = True
+        began = time.perf_counter()
+        await asyncio.sleep(seconds)
+        state["stop"] = True
+        elapsed = time.perf_counter() - began
+        made = sum(1 for m, p in fake.calls[calls:] if m in MESSAGE_METHODS)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await app.shutdown()
+        await app.post_shutdown(app)
+    print(f"load: {games} games of {spec} at once, {elapsed:.0f} s measured")
+    print(f"{'cards/s':>10}{'calls/s':>10}{'presses':>9}{'p50 s':>8}{'p95 s':>8}{'p99 s':>8}")
+    print(
+        f"{state['cards'] / elapsed:>10.1f}{made / elapsed:>10.1f}{len(waits):>9}"
+        f"{percentile(waits, 0.5):>8.2f}{percentile(waits, 0.95):>8.2f}"
+        f"{percentile(waits, 0.99):>8.2f}"
+    )
 
 
 if __name__ == "__main__":

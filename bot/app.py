@@ -80,6 +80,7 @@ CALLBACK_ROUTES: dict[Op, PressHandler] = {
 COMMANDS = (
     "nuova",
     "mano",
+    "tavolo",
     "annulla",
     "tempo",
     "classifica",
@@ -148,6 +149,7 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler(["nuova", "new"], lobby.cmd_new))
     application.add_handler(CommandHandler("start", lobby.cmd_start))
     application.add_handler(CommandHandler(["mano", "hand"], play.cmd_hand))
+    application.add_handler(CommandHandler(["tavolo", "table"], play.cmd_table))
     application.add_handler(CommandHandler(["annulla", "cancel"], play.cmd_cancel))
     application.add_handler(CallbackQueryHandler(on_press))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
@@ -220,7 +222,7 @@ def build_application(
             messenger=Messenger(application.bot),
             bot_username=application.bot.username,
         )
-        svc.renderer = Renderer(svc, settings.group_edit_window)
+        svc.renderer = Renderer(svc, settings.group_edit_window, settings.private_gap)
         application.bot_data["services"] = svc
         if publish_commands:
             await set_commands(application, tr)

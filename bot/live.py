@@ -12,9 +12,10 @@ from collections import deque
 from typing import Any
 
 import engine
+from bot.games import ui_for
 from bot.storage import GameRow, Storage
 
-RECENT_EVENTS = 64
+RECENT_EVENTS = 256
 
 
 class LiveGame:
@@ -25,6 +26,10 @@ class LiveGame:
         self.game: engine.Game | None = None
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
         self.last_events: list[dict[str, Any]] = []  # what the latest action did
+        self.serial = 0  # events recorded so far: ``recent`` holds the last of them
+        # The move number at which the seat to act began its turn: a quiet action (a
+        # declaration, a knock, a peek) leaves the same player to act in the same turn.
+        self.turn_started = 0
         # Serialises every change to this game: one press is applied at a time.
         self.lock = asyncio.Lock()
         self.rules_open = False  # the lobby shows the house rules' buttons
@@ -33,6 +38,9 @@ class LiveGame:
         self.menu_kind: str | None = None
         self.commentary = True  # the group shows dialect sayings; read before each render
         self.blocked_notified: set[int] = set()  # users the group was told to unblock the bot
+        # Loaded at start-up: the player to act was pinged before the restart (their hand is
+        # brought up to date in place, not sent again).
+        self.resumed = False
 
     @property
     def game_id(self) -> int:
@@ -43,6 +51,11 @@ class LiveGame:
     def active(self) -> bool:
         """Whether cards are being played."""
         return self.row.status == "active" and self.game is not None
+
+    @property
+    def active_or_over(self) -> bool:
+        """Whether cards were played and the game was not cancelled."""
+        return self.game is not None and self.row.status in ("active", "over")
 
     def new_engine_game(self) -> engine.Game:
         """A fresh engine game from the stored setup (no action applied)."""
@@ -56,15 +69,34 @@ class LiveGame:
         game = self.new_engine_game()
         self.recent.clear()
         self.last_events = []
+        self.serial = 0
+        self.turn_started = 0
+        self.game = game
         for seat, code in actions:
             self.last_events = game.play(seat, code)
             self.recent.extend(self.last_events)
-        self.game = game
+            self.serial += len(self.last_events)
+            self.follow_turn([(seat, code)])
 
-    def record(self, events: list[dict[str, Any]]) -> None:
-        """Remember the events of an action just committed."""
+    def record(self, events: list[dict[str, Any]], plays: list[tuple[int, str]]) -> None:
+        """Remember the events of the actions just committed (``plays``: seat and code)."""
         self.last_events = events
         self.recent.extend(events)
+        self.serial += len(events)
+        self.follow_turn(plays)
+
+    def follow_turn(self, plays: list[tuple[int, str]]) -> None:
+        """Move ``turn_started`` on after ``plays``, unless they are quiet actions of the
+        player who is still to act."""
+        quiet = ui_for(self.row.kind).quiet
+        game = self.game
+        if not all(code in quiet and seat == game.current_seat for seat, code in plays):
+            self.turn_started = game.move_number
+
+    def events_since(self, serial: int) -> list[dict[str, Any]]:
+        """The events recorded after the ``serial``-th (as many as ``recent`` still holds)."""
+        count = min(max(0, self.serial - serial), len(self.recent))
+        return list(self.recent)[len(self.recent) - count :] if count else []
 
 
 class Games:
@@ -109,6 +141,7 @@ class Games:
                 # One unreadable game must not keep the others from being played.
                 await self.storage.set_aside(row.game_id, f"{type(exc).__name__}: {exc}")
                 continue
+            live.resumed = True
             self._live[row.game_id] = live
             loaded.append(live)
         return loaded

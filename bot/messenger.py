@@ -68,6 +68,7 @@ class Messenger:
         self.bot = bot
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls = 0  # Bot API calls made through this messenger, for the benchmark
+        self.latest: dict[int, int] = {}  # chat id -> the newest message sent there
 
     async def send(self, chat_id: int, content: Content) -> int:
         """Send a new message; return its id."""
@@ -80,6 +81,7 @@ class Messenger:
             link_preview_options=NO_PREVIEW,
         )
         self._shown[(chat_id, message.message_id)] = content.key()
+        self.latest[chat_id] = max(self.latest.get(chat_id, 0), message.message_id)
         return message.message_id
 
     async def show(self, chat_id: int, message_id: int | None, content: Content) -> int:
@@ -120,6 +122,26 @@ class Messenger:
             await self.bot.delete_message(chat_id, message_id)
         except BadRequest as exc:
             log.info("could not delete message %s in chat %s: %s", message_id, chat_id, exc)
+
+    async def delete_many(self, chat_id: int, message_ids: list[int]) -> bool:
+        """Delete several messages of one chat in one call (``deleteMessages``); Telegram
+        skips those it cannot delete. Returns False when the call itself was refused."""
+        if not message_ids:
+            return True
+        for message_id in message_ids:
+            self.forget(chat_id, message_id)
+        self.calls += 1
+        try:
+            if len(message_ids) == 1:
+                await self.bot.delete_message(chat_id, message_ids[0])
+            else:
+                await self.bot.delete_messages(chat_id, message_ids)
+        except BadRequest as exc:
+            if "not found" in exc.message.lower():
+                return True  # already gone
+            log.info("could not delete messages %s in chat %s: %s", message_ids, chat_id, exc)
+            return False
+        return True
 
     def forget(self, chat_id: int, message_id: int) -> None:
         """Drop what is remembered about a message (it is gone, or the game is over)."""

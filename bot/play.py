@@ -108,7 +108,7 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     if result is not None:
         live.row.status = "over"
         live.row.winners, live.row.scores = result
-    live.record(events)
+    live.record(events, plays)
     return events
 
 
@@ -268,6 +268,23 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if old is not None:
             # The old copy would keep live buttons: remove it.
             await svc.messenger.delete(user.id, old)
+
+
+async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/tavolo (alias /table): the group's table (or lobby) sent anew at the bottom of the
+    chat, the old one taken away."""
+    svc = services(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    lang = await chat_lang(svc, chat, user)
+    if chat.type == ChatType.PRIVATE:
+        await reply_html(update, svc.tr.get(lang, "table-command-private"))
+        return
+    live = await svc.games.in_chat(chat.id)
+    if live is None:
+        await reply_html(update, svc.tr.get(lang, "table-command-none"))
+        return
+    svc.renderer.bring_down(live.game_id)
 
 
 async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

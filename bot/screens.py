@@ -191,22 +191,32 @@ def _status_line(ctx: Ctx, live: LiveGame, view: dict[str, Any]) -> str:
     return ctx.t("table-turn", player=ctx.name(view["current_seat"]))
 
 
-def table_screen(tr: Translator, live: LiveGame) -> Content:
-    """The group's table message: the game's public state, whose turn, the public buttons."""
+def table_screen(
+    tr: Translator,
+    live: LiveGame,
+    since: Sequence[dict[str, Any]] | None = None,
+    unreachable: bool = False,
+) -> Content:
+    """The group's table message: the game's public state, every move since the table's
+    previous version (``since``: its events; the latest action's by default), whose turn (and,
+    ``unreachable``, that the bot cannot write to that player in private), the public buttons."""
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
     ctx = make_ctx(tr, row.lang, live)
     view = game.view(None)
+    since = live.last_events if since is None else since
     title = game_title(ctx, row.kind, row.players)
     deal = ui.deal_name(ctx, view)
     head = ctx.t("table-title", title=title, deal=deal) if deal else None
     lines = [head or ctx.t("table-title-single", title=title)]
-    lines += ui.table_lines(ctx, view, live.last_events)
+    lines += ui.table_lines(ctx, view, since)
     scores = ui.scores_line(ctx, view)
     if scores:
         lines.append(scores)
     lines.append(_status_line(ctx, live, view))
+    if unreachable and row.status == "active" and not game.is_over:
+        lines.append(ctx.t("table-unreachable", player=ctx.name(view["current_seat"])))
     keyboard: list[list[InlineKeyboardButton]] = []
     if row.status == "active" and not game.is_over:
         seat = game.current_seat
@@ -220,7 +230,7 @@ def table_screen(tr: Translator, live: LiveGame) -> Content:
         keyboard.append(
             [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
         )
-        keyboard += explain_rows(ctx, live, view)
+        keyboard += explain_rows(ctx, live, view, since)
         keyboard += _game_rows(ctx, live, None)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
@@ -230,7 +240,7 @@ def _game_rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKe
 
 
 def explain_rows(
-    ctx: Ctx, live: LiveGame, view: dict[str, Any]
+    ctx: Ctx, live: LiveGame, view: dict[str, Any], since: Sequence[dict[str, Any]] | None = None
 ) -> list[list[InlineKeyboardButton]]:
     """A button per dialect saying on the table, which explains it (none with the commentary
     off)."""
@@ -242,7 +252,9 @@ def explain_rows(
             ctx.t("btn-explain", term=_short(glossary.get(entry_id).term)),
             Callback(Op.EXPLAIN, live.game_id, 0, entry_id),
         )
-        for entry_id in ui_for(live.row.kind).dialect_terms(view, live.last_events)
+        for entry_id in ui_for(live.row.kind).dialect_terms(
+            view, live.last_events if since is None else since
+        )
         if entry_id in glossary
     ]
     return rows(explain, 2)
@@ -275,13 +287,17 @@ def action_rows(
     return rows(buttons, ui.actions_per_row(acts))
 
 
-def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content:
-    """A player's private hand message: the group, the game, the cards, the legal actions."""
+def hand_screen(
+    tr: Translator, live: LiveGame, seat: int, lang: str, reminder: int | None = None
+) -> Content:
+    """A player's private hand message: the group, the game, whose turn (and a turn timer's
+    ``reminder``: the seconds left), the game's state, the cards, the legal actions (public
+    choices too: a Belòta bid is made from the hand as well as from the table)."""
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
     ctx = make_ctx(tr, lang, live)
-    view = game.view(seat)
+    view = ui.private_view(game.view(seat), live.recent)
     lines = [
         ctx.t(
             "hand-title",
@@ -289,6 +305,11 @@ def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content
             title=game_title(ctx, row.kind, row.players),
         )
     ]
+    acting = row.status == "active" and not view["is_over"] and view["current_seat"] == seat
+    if acting:
+        lines.append(ctx.t("hand-your-turn"))
+        if reminder is not None:
+            lines.append(ctx.t("hand-reminder", seconds=reminder))
     lines += ui.hand_lines(ctx, view, live.last_events)
     lines.append(ctx.t("hand-cards", cards=ctx.cards(view["hand"])))
     keyboard: list[list[InlineKeyboardButton]] = []
@@ -296,13 +317,8 @@ def hand_screen(tr: Translator, live: LiveGame, seat: int, lang: str) -> Content
         lines.append(ctx.t("table-cancelled"))
     elif view["is_over"]:
         lines.append(ctx.t("table-over"))
-    elif view["current_seat"] == seat:
-        if ui.table_actions(view):
-            lines.append(ctx.t("hand-your-turn-table"))
-        else:
-            lines.append(ctx.t("hand-your-turn"))
-            acts = game.legal_actions(seat)
-            keyboard = action_rows(ctx, live, view, acts)
+    elif acting:
+        keyboard = action_rows(ctx, live, view, game.legal_actions(seat))
     else:
         lines.append(ctx.t("hand-wait"))
     if row.status == "active" and not view["is_over"]:

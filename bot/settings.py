@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     # Seconds between two table edits in one group: 20 messages a minute is one every 3 s.
     # Changes made within the window are shown together by one edit; 0 edits at every change.
     group_edit_window: float = Field(default=3.0, ge=0, le=60)
+    # Seconds between two messages the bot sends to one private chat (Telegram: one a second).
+    private_gap: float = Field(default=1.0, ge=0, le=10)
     # A computer player's pause before it plays, so that its moves can be followed.
     computer_pause: float = Field(default=1.0, ge=0, le=30)
     # How long a hard computer player may think about one move, in milliseconds.

@@ -29,7 +29,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ChatMemberHandler,
@@ -373,17 +373,10 @@ class Timers:
             return
         seat_row = live.row.seat_row(armed.seat)
         left = max(1, round(armed.deadline - self.clock()))
-        lang = await self.svc.lang_of(seat_row.user_id)
-        text = self.svc.tr.get(
-            lang, "timer-reminder", seconds=left, group=screens.esc(live.row.chat_title)
-        )
-        try:
-            await self.svc.messenger.send(seat_row.user_id, Content(text))
-            return
-        except Forbidden:
-            pass  # the player blocked the bot: remind them in the group
-        except TelegramError as exc:
-            log.warning("could not remind user %s: %s", seat_row.user_id, exc)
+        if seat_row.user_id not in live.blocked_notified:
+            # The hand is sent afresh with the time left: a ping, and nothing left behind
+            # once the turn passes.
+            self.svc.renderer.remind(game_id, armed.seat, live.turn_started, left)
             return
         text = self.svc.tr.get(
             live.row.lang,

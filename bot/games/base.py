@@ -131,6 +131,27 @@ class GameUI:
         """The game's part of a player's hand message, above their cards."""
         return []
 
+    def private_view(self, view: View, recent: Sequence[Event]) -> View:
+        """A seat's view as its hand message shows it: what has gone out of date since (the
+        game's ``recent`` events tell) taken out."""
+        return view
+
+    def trick_log(
+        self, ctx: Ctx, view: View, since: Sequence[Event], trick_id: str, won_id: str
+    ) -> list[str]:
+        """A trick game's running log: every trick won since the table's previous version (or
+        else the last one), then the cards of the trick being played, in order."""
+        won = [e for e in since if e["type"] == "trick_won"]
+        lines = [ctx.trick(won_id, e) for e in won]
+        if not won and view.get("last_trick"):
+            lines.append(ctx.trick(won_id, view["last_trick"]))
+        if view.get("trick"):
+            played = ", ".join(
+                f"{ctx.name(t['seat'])} {ctx.card(t['card'])}" for t in view["trick"]
+            )
+            lines.append(ctx.t(trick_id, cards=played))
+        return lines
+
     def action_label(self, ctx: Ctx, view: View, code: str) -> str:
         """The text of an action's button."""
         return ctx.card(code) if len(code) == 2 else ctx.t(f"action-{self.kind}-{code}")

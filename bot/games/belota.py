@@ -147,7 +147,7 @@ class BelotaUI(GameUI):
             if contract:
                 lines.append(contract)
             lines += self._declaration_lines(ctx, view)
-            lines += self._trick_lines(ctx, view)
+            lines += self.trick_log(ctx, view, last, "belota-trick", "belota-last-trick")
         if view["litigiu"]:
             lines.append(ctx.t("belota-litigiu-pending", points=view["litigiu"]))
         return lines
@@ -168,9 +168,21 @@ class BelotaUI(GameUI):
         return terms
 
     def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
-        """The turned card while bidding; the contract and the trick to answer while playing."""
+        """While bidding, all a bidder decides on: the turned card, the round, what each player
+        said, whose word it is and the match score; while playing, the contract and the trick
+        to answer."""
         if view["phase"] == "bidding":
-            return [ctx.t("belota-turned", card=ctx.card(view["turned"]))]
+            lines = [
+                ctx.t("belota-turned", card=ctx.card(view["turned"])),
+                ctx.t(f"belota-stage-{view['bidding_stage']}"),
+            ]
+            bids = self._bids_line(ctx, view)
+            if bids:
+                lines.append(bids)
+            if view["current_seat"] != view["seat"]:
+                lines.append(ctx.t("belota-word", player=ctx.name(view["current_seat"])))
+            lines.append(self.scores_line(ctx, view))
+            return lines
         lines = []
         contract = self._contract_line(ctx, view)
         if contract:

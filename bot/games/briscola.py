@@ -111,9 +111,7 @@ class BriscolaUI(GameUI):
         if view["players"] == 3:
             lines.append(ctx.t("briscola-removed", card=ctx.card(view["removed"])))
         lines.append(ctx.t("briscola-stock", count=view["stock"]))
-        trick = self._trick_line(ctx, view)
-        if trick:
-            lines.append(trick)
+        lines += self.trick_log(ctx, view, last, "briscola-trick", "briscola-last-trick")
         if ctx.commentary:
             for saying, seat in table_sayings(view, last):
                 lines.append(ctx.t(f"briscola-saying-{saying}", player=ctx.name(seat)))
@@ -142,6 +140,19 @@ class BriscolaUI(GameUI):
         if view.get("partner_hand") is not None:
             lines.append(ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"])))
         return lines
+
+    def private_view(self, view: View, recent: Sequence[Event]) -> View:
+        """The partner's cards go once the partner has played since the look (or drawn:
+        drawing follows a trick the partner played in)."""
+        if view.get("partner_hand") is None:
+            return view
+        partner = (view["seat"] + 2) % 4
+        for event in reversed(recent):
+            if event["type"] == "peek" and event["seat"] == view["seat"]:
+                return view
+            if event["type"] == "card_played" and event["seat"] == partner:
+                break
+        return {**view, "partner_hand": None}
 
     def actions_per_row(self, actions: Sequence[str]) -> int:
         """Three cards side by side; the partner look on its own row."""

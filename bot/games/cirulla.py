@@ -57,8 +57,22 @@ class CirullaUI(GameUI):
             return ctx.t("cirulla-table", cards=ctx.cards(view["table"]))
         return ctx.t("cirulla-table-empty")
 
+    def _play_line(self, ctx: Ctx, play: Event) -> str:
+        """A card laid, or played with what it took."""
+        if play["captured"]:
+            return ctx.t(
+                "cirulla-captured",
+                player=ctx.name(play["seat"]),
+                card=ctx.card(play["card"]),
+                cards=ctx.cards(play["captured"]),
+            )
+        return ctx.t("cirulla-laid", player=ctx.name(play["seat"]), card=ctx.card(play["card"]))
+
     def _last_play(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """Every play since the table's previous version, in order, each with its scopa (or
+        else the latest play); a dealer's capture of the table dealt."""
         lines = []
+        played = False
         for event in last:
             if event["type"] == "table_capture":
                 lines.append(
@@ -69,26 +83,15 @@ class CirullaUI(GameUI):
                         points=event["points"],
                     )
                 )
-        play = view["last_play"]
-        if play is None:
-            return lines
-        if play["captured"]:
-            lines.append(
-                ctx.t(
-                    "cirulla-captured",
-                    player=ctx.name(play["seat"]),
-                    card=ctx.card(play["card"]),
-                    cards=ctx.cards(play["captured"]),
-                )
-            )
-        else:
-            lines.append(
-                ctx.t("cirulla-laid", player=ctx.name(play["seat"]), card=ctx.card(play["card"]))
-            )
-        for event in last:
-            if event["type"] == "scopa":
+            elif event["type"] == "card_played":
+                played = True
+                lines.append(self._play_line(ctx, event))
+            elif event["type"] == "scopa":
                 key = "cirulla-scopa-ace" if event["ace_takes_all"] else "cirulla-scopa"
                 lines.append(ctx.t(key, player=ctx.name(event["seat"])))
+        play = view["last_play"]
+        if not played and play is not None:
+            lines.append(self._play_line(ctx, play))
         return lines
 
     def _buone(self, ctx: Ctx, view: View) -> list[str]:
@@ -126,8 +129,8 @@ class CirullaUI(GameUI):
                 turns=view["turns"],
             )
         ]
-        lines.append(self._table_cards(ctx, view))
         lines += self._last_play(ctx, view, last)
+        lines.append(self._table_cards(ctx, view))
         lines += self._buone(ctx, view)
         return lines
 
@@ -156,18 +159,7 @@ class CirullaUI(GameUI):
         sides = sides_of(view)
         kind = event["type"]
         if kind == "card_played":
-            if event["captured"]:
-                return [
-                    ctx.t(
-                        "cirulla-captured",
-                        player=ctx.name(event["seat"]),
-                        card=ctx.card(event["card"]),
-                        cards=ctx.cards(event["captured"]),
-                    )
-                ]
-            return [
-                ctx.t("cirulla-laid", player=ctx.name(event["seat"]), card=ctx.card(event["card"]))
-            ]
+            return [self._play_line(ctx, event)]
         if kind == "scopa":
             key = "cirulla-scopa-ace" if event["ace_takes_all"] else "cirulla-scopa"
             return [ctx.t(key, player=ctx.name(event["seat"]))]

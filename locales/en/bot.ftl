@@ -153,3 +153,12 @@ illegal-not-your-turn = It is not your turn.
 illegal-card-not-in-hand = You don't hold that card.
 illegal-game-over = The game is over.
 illegal-unknown-action = That move does not exist.
+
+## Following a game: the turn's ping, the table brought down (/table)
+command-tavolo = bring the game's table down to the end of the chat
+hand-reminder = ⏳ You have { $seconds } seconds left.
+hand-moved = 🃏 Your cards are further down.
+table-unreachable = 📵 { $player } gets no cards in private: play from the group with «✋ Play here».
+table-moved = 🃏 The table is further down.
+table-command-none = No game is open in this group. To open one: /new
+table-command-private = The table is in the group: send /table there. Here /hand sends your cards again.

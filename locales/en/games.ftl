@@ -207,3 +207,6 @@ briscola-saying-futu = «Chi fa dù armàgn futù» ("who makes two is done for"
 briscola-saying-nada = «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): { $player } takes with a briscola just one step higher.
 briscola-saying-masc = «Stròsa ed màs'c» ("a male strangle"): { $player } takes the opponent's card with the ace of its suit.
 briscola-saying-femna = «Stròsa ad fèmna» ("a female strangle"): { $player } takes the opponent's card with the three of its suit.
+
+## Belòta's bidding in the hand message
+belota-word = { $player } to speak.

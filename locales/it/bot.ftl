@@ -153,3 +153,12 @@ illegal-not-your-turn = Non è il tuo turno.
 illegal-card-not-in-hand = Non hai questa carta.
 illegal-game-over = La partita è finita.
 illegal-unknown-action = Questa mossa non esiste.
+
+## Following a game: the turn's ping, the table brought down (/tavolo)
+command-tavolo = riporta in fondo alla chat il tavolo della partita
+hand-reminder = ⏳ Hai ancora { $seconds } secondi.
+hand-moved = 🃏 Le tue carte sono più in basso.
+table-unreachable = 📵 { $player } non riceve le carte in privato: gioca dal gruppo con «✋ Gioca qui».
+table-moved = 🃏 Il tavolo è più in basso.
+table-command-none = Non c'è nessuna partita aperta in questo gruppo. Per aprirne una: /nuova
+table-command-private = Il tavolo è nel gruppo: scrivi /tavolo lì. Qui /mano ti rimanda le carte.

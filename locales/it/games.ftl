@@ -210,3 +210,6 @@ briscola-saying-futu = «Chi fa dù armàgn futù»: due punti alla prima mano, 
 briscola-saying-nada = «Questa ché l'è nada un dé prìma»: { $player } prende con una briscola appena più alta.
 briscola-saying-masc = «Stròsa ed màs'c»: { $player } strozza l'avversario con l'asso.
 briscola-saying-femna = «Stròsa ad fèmna»: { $player } strozza l'avversario con il tre.
+
+## Belòta's bidding in the hand message
+belota-word = Parla { $player }.

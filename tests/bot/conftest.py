@@ -72,6 +72,7 @@ class BotRunner:
                 "overall_max_rate": 0,
                 "max_retries": 2,
                 "group_edit_window": 0,  # every change shows at once; the window has own tests
+                "private_gap": 0,  # pings at once
                 **self.settings,
             },
             _env_file=None,

@@ -110,9 +110,9 @@ def test_no_tail_is_looked_for_while_a_hand_is_big():
 
 # -- in the bot: the deal's end ------------------------------------------------------------------
 async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_message(bot, make_table):
-    """The press that leaves every hand one card makes the bot play the last trick: one table
-    edit (the end of the game) and one new message with the last tricks, the count, the winner
-    and the rematch button; no separate edit for the last cards."""
+    """The press that leaves every hand one card makes the bot play the last trick: the table
+    (the bot's latest group message) becomes the result, with the last tricks, the count, the
+    winner and the rematch button; no separate edit for the last cards, no new message."""
     table = make_table(2)
     await table.start("briscola", 2)
     rng = random.Random(8)
@@ -120,6 +120,7 @@ async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_messa
     while max(live.game.view(None)["hand_sizes"]) > 2 or live.game.view(None)["trick"]:
         await table.play_one(rng)
     # Two cards each and a new trick to lead: this trick and the next remain.
+    table_id = live.row.table_message_id
     start = len(table.fake.calls)
     await table.play_one(rng)  # the leader's card: the other still has a choice
     assert not live.game.is_over
@@ -127,41 +128,44 @@ async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_messa
     calls = group_calls(table, start)
     assert live.game.is_over
     assert len(await bot.svc.storage.actions(table.game_id)) == 40  # 38 presses + 2 by the bot
-    edits = [p for m, p in calls if m == "editMessageText"]
-    sent = [p for m, p in calls if m == "sendMessage"]
-    assert len(edits) == 2 and len(sent) == 1, calls  # the first card's edit, then the end
-    result = sent[0]["text"]
+    assert [m for m, _ in calls] == ["editMessageText", "editMessageText"], calls
+    assert all(p["message_id"] == table_id for _, p in calls)  # the first card, then the end
+    result = calls[-1][1]["text"]
     assert t("deal-forced-plays") in result
     # The trick the press completed and the last one, under the deal's title, before the count.
     assert result.count("Mano presa da") == 2
     lines = result.splitlines()
     assert lines[0].startswith("🧮") and lines[1] == t("deal-forced-plays")
-    assert t("btn-rematch") in [text for text, _ in table.fake.last_message(table.group).buttons]
-    final_table = table.fake.message(table.group, live.row.table_message_id)
-    assert t("table-over") in final_table.text and not final_table.buttons
+    last = table.fake.last_message(table.group)
+    assert last.message_id == table_id and t("btn-rematch") in [x for x, _ in last.buttons]
+    assert live.row.table_message_id is None  # no table left to edit
     table.bot.check_clean()
 
 
 async def test_the_last_card_of_a_deal_is_shown_in_the_result_message_not_by_a_table_edit(
     bot, make_table
 ):
-    """Cirulla: the press that ends a deal costs the group one table edit (already the next
-    deal, or the end) and one new message: the deal's last plays, where the cards left on the
-    table went, the count; the last deal's message also names the winner and carries the
-    rematch button, the only one of the game."""
+    """Cirulla: the press that ends a deal turns the table into the deal's result (the deal's
+    last plays, where the cards left on the table went, the count) and sends the next deal's
+    table below it: two group calls, as a table edit and a result message cost; the last
+    deal's result also names the winner and carries the rematch button, the only one of the
+    game."""
     table = make_table(2)
     await table.start("cirulla", 2)
     rng = random.Random(4)
     results = []
     while not table.finished():
         start = len(table.fake.calls)
+        table_id = table.table().message_id
         await table.play_one(rng)
         calls = group_calls(table, start)
-        sent = [p["text"] for m, p in calls if m == "sendMessage"]
-        if sent:
-            assert [m for m, _ in calls].count("editMessageText") == 1, calls
-            assert len(sent) == 1
-            results.append(sent[0])
+        ended = [p["text"] for _, p in calls if p["text"].startswith("🧮")]
+        if ended:
+            assert len(ended) == 1 and calls[0][1].get("message_id") == table_id, calls
+            if not table.finished():
+                assert [m for m, _ in calls] == ["editMessageText", "sendMessage"], calls
+                assert table.table().message_id > table_id  # the new table is below
+            results.append(ended[0])
     assert len(results) >= 2
     for text in results:
         lines = text.splitlines()

@@ -141,8 +141,9 @@ async def test_four_player_briscola_with_three_computers_finishes_without_floodi
     assert all(n_calls <= moves for n_calls, moves in calls[:-1]), calls
     assert calls[-1][0] <= calls[-1][1] + 1, calls
     sent = [p for m, p in group_calls(table, 0) if m == "sendMessage"]
-    # The lobby message became the table: the only new group message is the final one.
-    assert len(sent) == 2, [p["text"] for p in sent]
+    # The lobby message became the table, and the table the final result: the lobby is the
+    # only message sent to the group.
+    assert len(sent) == 1, [p["text"] for p in sent]
 
 
 async def test_a_computer_whose_turn_it_is_at_a_restart_plays(bot, make_table):
@@ -290,7 +291,7 @@ async def test_computer_moves_made_while_telegram_is_slow_cost_one_more_edit(bot
     messenger.show = show
 
     calls = sorted(m for m, _ in group_calls(table, start))
-    # For the whole game: the held edit (drawn when the game started), the result of the deal and
-    # the end of the game as one new message, and one edit bringing the table up to date.
-    assert calls == ["editMessageText", "editMessageText", "sendMessage"], calls
+    # For the whole game: the held edit (drawn when the game started), then the result of the
+    # deal and the end of the game in one edit of the table, which was the bot's latest message.
+    assert calls == ["editMessageText", "editMessageText"], calls
     assert table.finished()

@@ -46,8 +46,12 @@ async def test_complete_game_by_buttons_keeps_every_hand_secret(make_table, fake
     assert "🏆" in final.text or t("game-draw") in final.text
     stored = await table.bot.svc.storage.get_game(table.game_id)
     assert stored.status == "over" and stored.move_number >= presses
-    table_msg = fake.message(table.group, stored.table_message_id)
-    assert t("table-over") in table_msg.text and not table_msg.buttons
+    # The last table became the game's result: the only button left in the group is the
+    # rematch, on the last message.
+    assert stored.table_message_id is None
+    assert [text for m in table.group_messages() if not m.deleted for text, _ in m.buttons] == [
+        t("btn-rematch")
+    ]
     for user in table.users:
         hand = table.hand_message(user)
         assert t("table-over") in hand.text and not hand.buttons
@@ -107,7 +111,13 @@ async def test_a_result_not_sent_before_a_crash_is_sent_after_the_restart(
     table = make_table(2)
     await table.start("briscola", 2)
     group_id = table.group["id"]
-    fake.fail_next("sendMessage", "timeout", match=lambda p: p["chat_id"] == group_id, times=3)
+    # The result takes the last table's place: that edit never gets through.
+    fake.fail_next(
+        "editMessageText",
+        "timeout",
+        match=lambda p: p["chat_id"] == group_id and t("btn-rematch") in str(p["reply_markup"]),
+        times=3,
+    )
     while (await bot.svc.storage.get_game(table.game_id)).status == "active":
         user, msg, _, data = table.visible_actions()[0]
         await bot.feed(fake.press(user, msg, data))

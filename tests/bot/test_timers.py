@@ -76,22 +76,27 @@ def test_parse_turn_accepts_the_five_choices_only():
 
 
 async def test_reminder_at_half_time_then_the_computer_plays_the_turn(make_table, fake, bot, clock):
-    """Half time: the player is reminded in private; expiry: a legal move is made for them."""
+    """Half time: the player is reminded in private, by their hand sent afresh with the time
+    left (a ping) and the old one deleted; expiry: a legal move is made for them, and no
+    reminder is left behind."""
     table = make_table(2)
     await table.start("briscola", 2)
     live = await bot.svc.games.get(table.game_id)
     user = current_user(table, live)
     seat = live.game.current_seat
-    before = len(fake.messages(user))
+    pinged = table.hand_message(user)
     await tick(bot, clock, 59)
-    assert len(fake.messages(user)) == before, "no reminder before half time"
+    assert table.hand_message(user) is pinged, "no reminder before half time"
     await tick(bot, clock, 2)
-    reminder = fake.messages(user)[before]
-    assert reminder.text.startswith("⏳")
+    reminder = table.hand_message(user)
+    assert reminder.message_id > pinged.message_id and pinged.deleted
+    assert t("hand-reminder", seconds=59) in reminder.text and reminder.buttons
+    assert [m for m in fake.messages(user) if not m.deleted][-1] is reminder
     assert live.game.move_number == 0
     await tick(bot, clock, 60)
     row, actions = await game_state(bot, table.game_id)
     assert row.move_number == 1 and actions[0][0] == seat
+    assert "⏳" not in table.hand_message(user).text
     expired = fake.last_message(table.group)
     assert expired.text.startswith("⌛") and user["first_name"] in expired.text
     # The next player's timer runs from the computer's move.
