@@ -8,7 +8,7 @@ a button press carrying the callback data the bot drew. Three ways of pressing:
   make the wait longer, so it is off);
 - human: each press comes after a think time drawn from a log-normal law (median 2.5 s, most
   between 1 and 6 s, never under 0.7 s), on a button the player's message shows, with the
-  group edit window of ``bot/settings.py``; think times and the window are both multiplied by
+  group edit window of ``bot/core/settings.py``; think times and the window are both multiplied by
   ``--scale`` so that the bench stays fast;
 - burst: presses back to back while each Bot API call takes ``--latency`` ms (players, or
   computer players, faster than Telegram answers: the renderer folds changes together; no
@@ -26,9 +26,9 @@ Also printed: pings per human turn (hands sent afresh to the player to act; 1.00
 turn) and the total calls per card, group and private together, deletions included.
 
 ``--load``: instead, ``--load-games`` games of ``--load-kind`` at once on one bot with the rate
-limits of ``bot/settings.py`` (about 30 calls a second in all, 20 a minute per group), the group
-edit window and the private gap at their defaults; each player presses as soon as their buttons
-show. Printed over ``--load-seconds`` once every game has started: cards per second, and the
+limits of ``bot/core/settings.py`` (about 30 calls a second in all, 20 a minute per group), the
+group edit window and the private gap at their defaults; each player presses as soon as their
+buttons show. Printed over ``--load-seconds`` once every game has started: cards per second, and the
 p50/p95 time from a press to the next player's buttons (their ping).
 
     python bench/bot.py [--games 4] [--latency 20] [--scale 0.01] [--kind briscola] [--causes]
@@ -55,9 +55,9 @@ from telegram import Update
 
 import engine
 from bot.app import build_application
-from bot.callbacks import action_callback
-from bot.games import offered_kinds, ui_for
-from bot.settings import Settings
+from bot.core.callbacks import action_callback
+from bot.core.settings import Settings
+from bot.table.games import offered_kinds, ui_for
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
 MESSAGE_METHODS = (

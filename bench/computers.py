@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from telegram import Update
 
 from bot.app import LOCALES_DIR, build_application
-from bot.i18n import Translator
-from bot.settings import Settings
+from bot.core.i18n import Translator
+from bot.core.settings import Settings
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
 HEARTBEAT = 0.005

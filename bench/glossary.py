@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.glossary import Glossary
-from bot.glossary_render import inline_results
-from bot.i18n import Translator
+from bot.core.i18n import Translator
+from bot.reference.glossary import Glossary
+from bot.reference.glossary_screens import inline_results
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 

@@ -18,8 +18,8 @@ import aiosqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import records
-from bot.records import GameRecord, PlayerRecord
+from bot.ratings import records
+from bot.ratings.records import GameRecord, PlayerRecord
 
 GROUPS = [-1000 - i for i in range(5)]
 USERS = list(range(1, 61))

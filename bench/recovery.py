@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from bot.app import build_application
-from bot.settings import Settings
-from bot.storage import Storage
+from bot.core.settings import Settings
+from bot.core.storage import Storage
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import storage as storage_module
-from bot.storage import Storage
+from bot.core import storage as storage_module
+from bot.core.storage import Storage
 
 MODES = ("FULL", "NORMAL")
 

@@ -55,11 +55,11 @@ async def serve(port: int, db: str, tables: int) -> None:
     import uvicorn
 
     from bot.app import LOCALES_DIR
-    from bot.i18n import Translator
-    from bot.live import Games
-    from bot.messenger import Messenger
-    from bot.services import Services, Users
-    from bot.storage import Storage
+    from bot.core.i18n import Translator
+    from bot.core.live import Games
+    from bot.core.messenger import Messenger
+    from bot.core.services import Services, Users
+    from bot.core.storage import Storage
     from bot.webapp.local import LocalRenderer
     from bot.webapp.server import WebApp, telegram_auth
     from bot.webapp.tables import WebTables

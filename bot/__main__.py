@@ -23,9 +23,9 @@ from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application
 
 from bot.app import build_application
-from bot.intake import ALLOWED_UPDATES
-from bot.settings import DatabaseSettings, Settings, settings_error_line
-from bot.storage import DatabaseUnusable, SchemaTooNew, Storage, backup
+from bot.core.intake import ALLOWED_UPDATES
+from bot.core.settings import DatabaseSettings, Settings, settings_error_line
+from bot.core.storage import DatabaseUnusable, SchemaTooNew, Storage, backup
 from bot.webapp import local
 
 log = logging.getLogger("bot")

@@ -3,7 +3,7 @@
 Extending the bot: a feature module adds its handlers with ``application.add_handler`` in a
 ``register(application)`` function listed in ``FEATURES``, and its buttons as new ``Op`` values
 routed through ``CALLBACK_ROUTES``, so every button press goes through one codec. The language
-of a text is picked in one place: ``bot.chat_settings.chat_lang`` for a chat, ``user_lang`` for
+of a text is picked in one place: ``bot.core.chat_settings.chat_lang`` for a chat, ``user_lang`` for
 one user (an alert, a private hand).
 """
 
@@ -34,18 +34,23 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest, HTTPXRequest
 
-from bot import computers, inline_play, language, lobby, play, reference, results, timers
-from bot.callbacks import Callback, MalformedCallback, Op
-from bot.chat_settings import user_lang
-from bot.fairness import ChatFairProcessor, ChatRateLimiter
-from bot.i18n import Translator
-from bot.intake import TolerantBot, drop_senderless
-from bot.live import Games
-from bot.messenger import Messenger
-from bot.render import Renderer
-from bot.services import Services, Users, services
-from bot.settings import Settings
-from bot.storage import Storage
+from bot.computers import players as computers
+from bot.core.callbacks import Callback, MalformedCallback, Op
+from bot.core.chat_settings import user_lang
+from bot.core.edits import Renderer
+from bot.core.fairness import ChatFairProcessor, ChatRateLimiter
+from bot.core.i18n import Translator
+from bot.core.intake import TolerantBot, drop_senderless
+from bot.core.live import Games
+from bot.core.messenger import Messenger
+from bot.core.services import Services, Users, services
+from bot.core.settings import Settings
+from bot.core.storage import Storage
+from bot.language import handlers as language
+from bot.ratings import results
+from bot.reference import handlers as reference
+from bot.table import inline_play, lobby, play
+from bot.timers import turns as timers
 from bot.webapp import LOCAL_CHAT
 from bot.webapp import telegram as webapp
 
@@ -265,8 +270,8 @@ def make_bot(
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
 ) -> TolerantBot:
-    """The bot's Bot API client: updates read one by one (``bot.intake``), calls paced per chat
-    (``bot.fairness``); ``request`` and ``get_updates_request`` replace the HTTP layer."""
+    """The bot's Bot API client: updates read one by one (``bot.core.intake``), calls paced per chat
+    (``bot.core.fairness``); ``request`` and ``get_updates_request`` replace the HTTP layer."""
     urls = settings.api_base_urls() or (
         "https://api.telegram.org/bot",
         "https://api.telegram.org/file/bot",

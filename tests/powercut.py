@@ -200,8 +200,8 @@ def install(shadow_dir: Path | str) -> None:
 
 if __name__ == "__main__":
     install(sys.argv[1])
-    from bot import storage
     from bot.__main__ import main
+    from bot.core import storage
 
     storage.SYNCHRONOUS = os.environ.get("POWERCUT_SYNCHRONOUS", storage.SYNCHRONOUS)
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.glossary import (
+from bot.core.i18n import TranslationError, Translator
+from bot.reference.glossary import (
     EXACT,
     FUZZY,
     MEANING,
@@ -21,7 +22,7 @@ from bot.glossary import (
     GlossaryError,
     normalize,
 )
-from bot.glossary_render import (
+from bot.reference.glossary_screens import (
     INLINE_PAGE,
     EntryCallback,
     GameCallback,
@@ -37,8 +38,7 @@ from bot.glossary_render import (
     render_game_page,
     render_search,
 )
-from bot.i18n import TranslationError, Translator
-from bot.rules_render import (
+from bot.reference.rules_screens import (
     HOUSE_RULES,
     game_from_text,
     parse_rules_callback,

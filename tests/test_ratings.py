@@ -18,12 +18,12 @@ import pytest
 from fluent.syntax import FluentParser, ast
 from telegram.ext import ApplicationBuilder, CommandHandler
 
-from bot import records
-from bot.handlers_ratings import RatingsCommands, register
-from bot.i18n import Translator, read_game
-from bot.ratings import Skill, display_rating, initial_skill, placements, rate
-from bot.records import GameRecord, PlayerRecord
-from bot.render_ratings import MAX_TEXT, Board, render_leaderboard, render_stats, text_width
+from bot.core.i18n import Translator, read_game
+from bot.ratings import records
+from bot.ratings.elo import Skill, display_rating, initial_skill, placements, rate
+from bot.ratings.handlers import RatingsCommands, register
+from bot.ratings.records import GameRecord, PlayerRecord
+from bot.ratings.screens import MAX_TEXT, Board, render_leaderboard, render_stats, text_width
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 GROUP_A, GROUP_B = -1001, -1002

@@ -24,14 +24,14 @@ from starlette.routing import Route
 
 import engine
 import engine.ai
-from bot.computers import Computers, available
-from bot.games import game_options
-from bot.i18n import Translator
-from bot.live import Games
-from bot.lobby import cancel_game
-from bot.messenger import Messenger
-from bot.services import Services, Users
-from bot.storage import DatabaseUnusable, SchemaTooNew, Storage
+from bot.computers.players import Computers, available
+from bot.core.i18n import Translator
+from bot.core.live import Games
+from bot.core.messenger import Messenger
+from bot.core.services import Services, Users
+from bot.core.storage import DatabaseUnusable, SchemaTooNew, Storage
+from bot.table.games import game_options
+from bot.table.lobby import cancel_game
 from bot.webapp import LOCAL_CHAT
 from bot.webapp.auth import WebUser
 from bot.webapp.server import Server, WebApp

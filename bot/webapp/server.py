@@ -29,8 +29,8 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from bot.live import LiveGame
-from bot.services import Services
+from bot.core.live import LiveGame
+from bot.core.services import Services
 from bot.webapp.auth import AuthError, WebUser, validate_init_data
 from bot.webapp.tables import Snapshot, WebTables
 

@@ -16,10 +16,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot import play, screens
-from bot.games import ui_for
-from bot.live import LiveGame
-from bot.services import Services
+from bot.core.live import LiveGame
+from bot.core.services import Services
+from bot.table import play, screens
+from bot.table.games import ui_for
 
 RANKS = "A23456789TJQK"
 

@@ -20,11 +20,11 @@ import uvicorn
 from telegram import InlineKeyboardButton, WebAppInfo
 from telegram.ext import Application
 
-from bot import screens
-from bot.games import Ctx
-from bot.live import LiveGame
-from bot.services import Services
-from bot.settings import Settings
+from bot.core.live import LiveGame
+from bot.core.services import Services
+from bot.core.settings import Settings
+from bot.table import screens
+from bot.table.games import Ctx
 from bot.webapp.server import Server, WebApp, telegram_auth
 from bot.webapp.tables import WebTables
 

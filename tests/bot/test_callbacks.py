@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import (
+from bot.core.callbacks import (
     MAX_BYTES,
     Callback,
     MalformedCallback,

@@ -15,10 +15,10 @@ import pytest
 from telegram import Update
 
 import engine
-from bot import screens
-from bot.games import ui_for
-from bot.play import TAIL_HAND, forced_tail
-from bot.settings import Settings
+from bot.core.settings import Settings
+from bot.table import screens
+from bot.table.games import ui_for
+from bot.table.play import TAIL_HAND, forced_tail
 from tests.bot.conftest import Table, t
 
 ANNOUNCED = {kind: ui_for(kind).announced for kind in ("briscola", "cirulla", "belota")}

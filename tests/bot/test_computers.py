@@ -9,8 +9,8 @@ import random
 import pytest
 from telegram import Update
 
-from bot import computers
-from bot.games import offered_kinds
+from bot.computers import players as computers
+from bot.table.games import offered_kinds
 from tests.bot.conftest import Table, t
 
 

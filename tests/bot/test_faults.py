@@ -18,9 +18,10 @@ import pytest
 from telegram import Update
 
 import engine
-from bot import intake, render
-from bot import storage as storage_module
-from bot.storage import MIGRATIONS, SCHEMA_VERSION, Storage
+from bot.core import edits as render
+from bot.core import intake
+from bot.core import storage as storage_module
+from bot.core.storage import MIGRATIONS, SCHEMA_VERSION, Storage
 from tests.bot.conftest import BotRunner, Table, t
 
 
@@ -179,7 +180,7 @@ async def test_telegram_errors_during_play_do_not_stop_the_game(
     """An error from Telegram in the middle of a game (rate limit, forbidden, not modified,
     message lost, timeout: on the group's table edit; a press whose answer times out): the
     action stands, the messages show it, and the game plays on to its end."""
-    monkeypatch.setattr("bot.render.RETRY_DELAY", 0.01)
+    monkeypatch.setattr("bot.core.edits.RETRY_DELAY", 0.01)
     table = make_table(2)
     await table.start("briscola", 2)
     await table.play_to_end(random.Random(4), stop_after=3)
@@ -259,7 +260,7 @@ async def test_polling_through_an_outage_warns_once_and_polls_again_soon(fake, b
     """getUpdates while the Bot API cannot be reached: no updates and one warning (not an
     error at each poll), polls a short wait apart; as soon as it answers again, the update
     that waited is delivered."""
-    caplog.set_level(logging.WARNING, logger="bot.intake")
+    caplog.set_level(logging.WARNING, logger="bot.core.intake")
     user = fake.add_user("Ada", language_code="it")
     polls = bot.app.bot
     with fake.outage(502):
@@ -270,6 +271,6 @@ async def test_polling_through_an_outage_warns_once_and_polls_again_soon(fake, b
     updates = await polls.get_updates(timeout=0)
     assert [u.update_id for u in updates] == [waiting["update_id"]]
     assert polls._poll_wait == 0
-    said = [r.getMessage() for r in caplog.records if r.name == "bot.intake"]
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.core.intake"]
     assert len([m for m in said if "cannot poll" in m]) == 1, said
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

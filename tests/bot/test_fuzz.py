@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from bot.callbacks import Callback, MalformedCallback, Op, resolve_action
+from bot.core.callbacks import Callback, MalformedCallback, Op, resolve_action
 from tests.bot.conftest import BotRunner, Table
 
 OPS = "kjlsxRrahmbZ"

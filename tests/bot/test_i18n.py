@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.app import LOCALES_DIR
-from bot.games import offered_kinds
-from bot.house_rules import rule_choices
-from bot.i18n import Translator
+from bot.core.i18n import Translator
+from bot.table.games import offered_kinds
+from bot.table.house_rules import rule_choices
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ import random
 import pytest
 from telegram import Update
 
-from bot.callbacks import Callback, Op
-from bot.games import ui_for
+from bot.core.callbacks import Callback, Op
+from bot.table.games import ui_for
 from tests.bot.conftest import SecrecyWatch, cards_shown, t
 
 
@@ -262,7 +262,7 @@ async def test_a_result_names_its_action_by_index_at_its_move(make_table, fake, 
 async def test_more_choices_than_a_page_come_page_by_page(make_table, fake, bot, monkeypatch):
     """Telegram takes at most 50 results an answer: more choices come in pages (next_offset),
     together exactly the legal actions, each once."""
-    monkeypatch.setattr("bot.inline_play.PAGE", 2)
+    monkeypatch.setattr("bot.table.inline_play.PAGE", 2)
     table = make_table(2)
     victim = await seat_then_block(table, "briscola", 2, 1)
     game = await until_turn_of(table, 1, random.Random(2))

@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 from telegram import Update
 
-from bot.play import perform
-from bot.storage import StaleMove
+from bot.core.storage import StaleMove
+from bot.table.play import perform
 from tests.bot.conftest import t
 
 

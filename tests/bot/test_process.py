@@ -191,7 +191,7 @@ def make_database(path: Path) -> None:
     """A database as the bot leaves it, with some rows (so that it has several pages)."""
     import asyncio
 
-    from bot.storage import Storage
+    from bot.core.storage import Storage
 
     async def fill() -> None:
         storage = await Storage.open(path)
@@ -309,7 +309,7 @@ def test_polling_asks_only_for_handled_updates_and_skips_unreadable_ones(tmp_pat
     """getUpdates asks for the update types the bot handles; an update the library cannot
     parse (a poll_answer without its user, a message without a chat) is logged once and
     skipped, and the update behind it is answered."""
-    from bot.intake import ALLOWED_UPDATES
+    from bot.core.intake import ALLOWED_UPDATES
 
     fake = FakeTelegram()
     alice = fake.add_user("Alice", language_code="it")

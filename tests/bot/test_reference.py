@@ -6,9 +6,9 @@ from __future__ import annotations
 import html
 import re
 
-from bot.callbacks import Callback, Op
-from bot.glossary import default_glossary
-from bot.glossary_render import INLINE_PAGE, entry_callback, game_callback, page_count
+from bot.core.callbacks import Callback, Op
+from bot.reference.glossary import default_glossary
+from bot.reference.glossary_screens import INLINE_PAGE, entry_callback, game_callback, page_count
 from tests.bot.conftest import TR, t
 
 GLOSSARY = default_glossary()

@@ -9,10 +9,10 @@ import pytest
 
 import engine
 from bot.app import LOCALES_DIR
-from bot.games import Ctx, offered_kinds, ui_for
-from bot.house_rules import _int_steps
-from bot.i18n import Translator
-from bot.screens import esc
+from bot.core.i18n import Translator
+from bot.table.games import Ctx, offered_kinds, ui_for
+from bot.table.house_rules import _int_steps
+from bot.table.screens import esc
 
 TR = Translator(LOCALES_DIR)
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engine
-from bot.results import player_figures
+from bot.ratings.results import player_figures
 from tests.bot.conftest import t
 from tests.bot.test_computers import add_label, open_lobby, play_humans_to_end, settle
 

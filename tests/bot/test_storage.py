@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import SCHEMA_VERSION, ChatBusy, SchemaTooNew, StaleMove, Storage
+from bot.core.storage import SCHEMA_VERSION, ChatBusy, SchemaTooNew, StaleMove, Storage
 
 
 @pytest.fixture

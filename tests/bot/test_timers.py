@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from bot import timers as timers_module
-from bot.timers import IDLE_CLOSE, LOBBY_TTL, MAX_MISSES, parse_turn
+from bot.timers import turns as timers_module
+from bot.timers.turns import IDLE_CLOSE, LOBBY_TTL, MAX_MISSES, parse_turn
 from tests.bot.conftest import t
 
 

@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from bot.app import LOCALES_DIR
-from bot.i18n import Translator
+from bot.core.i18n import Translator
 from bot.webapp.local import LOCAL_USER, LocalServer
 from tests.webapp.conftest import PHONE, SCREENSHOTS, Served
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from bot.app import LOCALES_DIR
-from bot.i18n import Translator
+from bot.core.i18n import Translator
 from bot.webapp.server import PAGE_TEXTS, STATIC
 
 ROOT = Path(__file__).resolve().parent.parent.parent

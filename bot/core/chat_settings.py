@@ -1,0 +1,100 @@
+"""Per-chat settings (the chat's language, the dialect commentary) and the one place that picks
+the language the bot writes in.
+
+A group writes in the language chosen with ``/lingua``; until it chooses, in the Telegram
+language of whoever opened the lobby (the only hint the bot has). A private chat follows the
+user's Telegram language unless the user chose one with ``/lingua`` there. Alerts answer a
+button press in the presser's own language (their private choice, else Telegram's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from telegram import Chat, User
+from telegram.constants import ChatType
+
+from bot.core.storage import OPEN_STATUSES, Storage
+
+if TYPE_CHECKING:
+    from bot.core.services import Services
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """What a chat chose: its language (None: not chosen) and whether sayings are shown."""
+
+    lang: str | None = None
+    commentary: bool = True
+
+
+async def get_settings(storage: Storage, chat_id: int) -> ChatSettings:
+    """A chat's settings (the defaults when it never chose anything)."""
+    cur = await storage.conn.execute(
+        "SELECT lang, commentary FROM chat_settings WHERE chat_id = ?", (chat_id,)
+    )
+    row = await cur.fetchone()
+    if row is None:
+        return ChatSettings()
+    return ChatSettings(row[0], bool(row[1]))
+
+
+async def set_lang(storage: Storage, chat_id: int, lang: str) -> None:
+    """Choose a chat's language; the chat's games (open ones included) follow it at once."""
+    async with storage.transaction() as conn:
+        await conn.execute(
+            """INSERT INTO chat_settings (chat_id, lang, updated_at) VALUES (?, ?, ?)
+               ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang,
+                   updated_at = excluded.updated_at""",
+            (chat_id, lang, _now()),
+        )
+        # Every game of the chat, finished ones too, so that a rematch keeps the language.
+        await conn.execute("UPDATE games SET lang = ? WHERE chat_id = ?", (lang, chat_id))
+
+
+async def set_commentary(storage: Storage, chat_id: int, on: bool) -> None:
+    """Turn a chat's dialect commentary on or off."""
+    async with storage.transaction() as conn:
+        await conn.execute(
+            """INSERT INTO chat_settings (chat_id, commentary, updated_at) VALUES (?, ?, ?)
+               ON CONFLICT (chat_id) DO UPDATE SET commentary = excluded.commentary,
+                   updated_at = excluded.updated_at""",
+            (chat_id, int(on), _now()),
+        )
+
+
+async def open_game_ids(storage: Storage, chat_id: int) -> list[int]:
+    """The chat's lobby or game in progress (at most one), as ids."""
+    marks = ", ".join("?" for _ in OPEN_STATUSES)
+    cur = await storage.conn.execute(
+        f"SELECT game_id FROM games WHERE chat_id = ? AND status IN ({marks})",
+        (chat_id, *OPEN_STATUSES),
+    )
+    return [r[0] for r in await cur.fetchall()]
+
+
+async def user_lang(svc: Services, user: User | None) -> str:
+    """The language to answer one user in: their choice in private, else Telegram's."""
+    if user is None:
+        return svc.tr.resolve(None)
+    chosen = (await get_settings(svc.storage, user.id)).lang
+    if chosen is not None:
+        return svc.tr.resolve(chosen)
+    if user.language_code:
+        return svc.tr.resolve(user.language_code)
+    return await svc.lang_of(user.id)
+
+
+async def chat_lang(svc: Services, chat: Chat | None, user: User | None) -> str:
+    """The language to write in a chat: the group's choice, else the user's language."""
+    if chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+        chosen = (await get_settings(svc.storage, chat.id)).lang
+        if chosen is not None:
+            return svc.tr.resolve(chosen)
+    return await user_lang(svc, user)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,459 @@
+"""Bringing a game's Telegram messages up to date, coalescing bursts of changes.
+
+``refresh(game_id)`` marks a game as changed. One task per game renders its latest state: first
+the private hand messages (the player to act gets their buttons at once), then the group's
+messages (the lobby, or the table message and the announcements waiting in the outbox).
+Changes that arrive while it is busy (for instance while the rate limiter holds a group edit)
+are folded into one more pass, so a burst of moves costs one edit, not one per move.
+
+The player to act is pinged: their hand is sent afresh at the bottom of their private chat (a
+message that notifies, unlike an edit) and the old one deleted, once per turn (a quiet action,
+which leaves the same player to act, is no new turn); a turn timer's reminder pings again.
+Other hands are edited in place, and only when what they show changes. Two messages sent to one
+private chat keep ``private_gap`` seconds apart (Telegram: one a second).
+
+The table shows every move since its previous version (``table_since``). When a deal ends, the
+table message becomes the deal's result and the next deal's table is sent at the bottom of the
+group, so the buttons the players need are never above the result.
+
+Telegram allows about 20 messages a minute in a group, so table edits keep ``window`` seconds
+apart in each group (``GROUP_EDIT_WINDOW``): an edit due sooner waits for the end of the
+window, and the changes made meanwhile go into that one edit. The window never holds a table
+that carries buttons for the player to act, or still shows them (Belòta's bids: the next
+bidder must see theirs at once, and the bids go away with the last one), a lobby, or the last
+state of a finished or cancelled game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
+
+from bot.core.chat_settings import get_settings
+from bot.core.live import LiveGame
+from bot.core.messenger import Content
+from bot.table import screens
+from bot.table.games import ui_for
+
+if TYPE_CHECKING:
+    from bot.core.services import Services
+
+log = logging.getLogger(__name__)
+
+# A pass that fails because Telegram cannot be reached is tried again RETRIES times in its task,
+# RETRY_DELAY seconds apart; then later on its own, after a back-off that doubles up to
+# RETRY_CAP seconds. As soon as any pass succeeds (Telegram answers again), the games waiting
+# are brought up to date at once: an outage costs a few seconds after it ends, not a minute.
+RETRIES = 3
+RETRY_DELAY = 0.5
+RETRY_CAP = 4.0
+# ``/tavolo`` brings a table down at most this often (seconds): each time costs two group calls.
+BRING_DOWN_AGAIN = 5.0
+
+
+class Renderer:
+    """Per-game rendering tasks; ``drain()`` waits until every message is up to date."""
+
+    def __init__(self, svc: Services, window: float = 0.0, private_gap: float = 0.0) -> None:
+        self.svc = svc
+        self.window = window  # seconds between two table edits in one group
+        self.private_gap = private_gap  # seconds between two messages sent to a private chat
+        self._last_private: dict[int, float] = {}  # user id -> loop time of the latest send
+        # (game, seat) -> the turn (and reminder) its player was last pinged for
+        self._pinged: dict[tuple[int, int], tuple[int, int | None]] = {}
+        # (game, seat) -> (turn, seconds left) of a turn timer's reminder
+        self._reminders: dict[tuple[int, int], tuple[int, int]] = {}
+        # game id -> (event serial the table's version starts from, serial it was drawn at)
+        self._table_serials: dict[int, tuple[int, int]] = {}
+        self.pings = 0  # pings sent, for the benchmark
+        self._bring_down: set[int] = set()  # games whose live message goes to the bottom
+        self._brought_down: dict[int, float] = {}  # game id -> loop time it last went down
+        self._dirty: set[int] = set()  # games whose hand messages are to bring up to date
+        self._group_dirty: set[int] = set()  # games whose group messages are to bring up to date
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._wake: dict[int, asyncio.Event] = {}
+        self._later: dict[int, asyncio.TimerHandle] = {}
+        self._backoff: dict[int, float] = {}  # game id -> its next wait once put off for later
+        self._closing = False
+        self._last_group: dict[int, float] = {}  # chat id -> loop time of its latest call
+        self._hurry = 0  # flushes under way: no window holds an edit
+        self._acting: set[int] = set()  # games whose table shows buttons of the player to act
+
+    def refresh(self, game_id: int, *, group: bool = True) -> None:
+        """Bring a game's messages up to date soon (in a background task); with ``group``
+        false, only the private ones (the group's change can wait for the next one)."""
+        self._dirty.add(game_id)
+        if group:
+            self._group_dirty.add(game_id)
+        wake = self._wake.get(game_id)
+        if wake is not None:
+            wake.set()
+        if game_id not in self._tasks:
+            self._tasks[game_id] = asyncio.create_task(self._run(game_id))
+
+    async def drain(self) -> None:
+        """Wait until no game has messages left to update (passes put off for later aside)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def flush(self) -> None:
+        """Show every change now: cut the groups' windows short, then wait as ``drain``."""
+        self._hurry += 1
+        try:
+            for wake in self._wake.values():
+                wake.set()
+            await self.drain()
+        finally:
+            self._hurry -= 1
+
+    async def close(self) -> None:
+        """Drop the passes put off for later, then show the running ones at once."""
+        self._closing = True
+        for handle in self._later.values():
+            handle.cancel()
+        self._later.clear()
+        await self.flush()
+
+    async def _run(self, game_id: int) -> None:
+        wake = self._wake[game_id] = asyncio.Event()
+        try:
+            failures = 0
+            while game_id in self._dirty or game_id in self._group_dirty:
+                wake.clear()
+                private = game_id in self._dirty
+                try:
+                    if private:
+                        self._dirty.discard(game_id)
+                        await self.render_private(game_id)
+                        self._answered_again(game_id)
+                    if game_id not in self._group_dirty:
+                        continue
+                    private = False
+                    wait = await self._group_wait(game_id)
+                    if wait > 0:
+                        # Woken early by a change: its hand messages go first.
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(wake.wait(), wait)
+                        continue
+                    self._group_dirty.discard(game_id)
+                    await self.render_group(game_id)
+                    failures = 0
+                    self._answered_again(game_id)
+                except NetworkError as exc:  # timeouts included: try again a little later
+                    failures += 1
+                    (self._dirty if private else self._group_dirty).add(game_id)
+                    if failures < RETRIES:
+                        log.info(
+                            "rendering game %s failed (%s), attempt %d", game_id, exc, failures
+                        )
+                        await asyncio.sleep(RETRY_DELAY)
+                    else:
+                        # Telegram is unreachable for now: nothing else would bring a finished
+                        # game's last message, so come back later on our own.
+                        self._put_off(game_id, exc)
+                        return
+                except Exception:
+                    log.exception("rendering game %s failed", game_id)
+        finally:
+            del self._tasks[game_id]
+            self._wake.pop(game_id, None)
+
+    def _put_off(self, game_id: int, exc: Exception) -> None:
+        wait = self._backoff.get(game_id, RETRY_DELAY * 2)
+        if game_id not in self._backoff:
+            log.warning("cannot bring game %s up to date (%s); trying again later", game_id, exc)
+        self._backoff[game_id] = min(wait * 2, RETRY_CAP)
+        if game_id not in self._later and not self._closing:
+            self._later[game_id] = asyncio.get_running_loop().call_later(
+                wait, self._retry_later, game_id
+            )
+
+    def _answered_again(self, game_id: int) -> None:
+        """A pass succeeded: Telegram answers; the games put off for later go now."""
+        self._backoff.pop(game_id, None)
+        if not self._later:
+            return
+        for other, handle in list(self._later.items()):
+            handle.cancel()
+            self._retry_later(other)
+
+    def _retry_later(self, game_id: int) -> None:
+        self._later.pop(game_id, None)
+        self.refresh(game_id, group=game_id in self._group_dirty)
+
+    async def _group_wait(self, game_id: int) -> float:
+        """Seconds the group's table edit waits for its group's window; 0 to go now."""
+        if self.window <= 0 or self._hurry:
+            return 0.0
+        live = await self.svc.games.get(game_id)
+        if live is None or not live.active or game_id in self._bring_down:
+            return 0.0
+        if game_id in self._acting or ui_for(live.row.kind).table_actions(live.game.view(None)):
+            # The table carries (or carried, now stale) the buttons of the player to act.
+            return 0.0
+        last = self._last_group.get(live.row.chat_id)
+        if last is None:
+            return 0.0
+        return last + self.window - asyncio.get_running_loop().time()
+
+    async def render(self, game_id: int) -> None:
+        """One pass: make every message of the game show its current state."""
+        await self.render_private(game_id)
+        await self.render_group(game_id)
+
+    async def render_private(self, game_id: int) -> None:
+        """Make the hand messages of a game show its current state."""
+        live = await self.svc.games.get(game_id)
+        if live is None or live.game is None:
+            return
+        live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
+        await self._render_hands(live)
+
+    async def render_group(self, game_id: int) -> None:
+        """Make the group's messages of a game show its current state: the lobby, or the
+        table and the announcements waiting in the outbox."""
+        live = await self.svc.games.get(game_id)
+        if live is None:
+            return
+        status = live.row.status
+        live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
+        if game_id in self._bring_down:
+            self._bring_down.discard(game_id)
+            await self._take_down(live)
+        if live.game is None:  # a lobby, open or cancelled before it started
+            await self._render_lobby(live)
+        else:
+            # The deal's result first (it takes the old table's place), then the table.
+            await self._flush_outbox(live)
+            await self._render_table(live)
+        if status in ("over", "cancelled") and live.row.status == status:
+            self._forget(live)
+
+    def bring_down(self, game_id: int) -> None:
+        """Send the game's live message (the lobby, or the table) anew at the bottom of the
+        group, and take the old one away (``/tavolo``); again within ``BRING_DOWN_AGAIN``
+        seconds, nothing (it is still at the bottom)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._brought_down.get(game_id, -BRING_DOWN_AGAIN) < BRING_DOWN_AGAIN:
+            return
+        self._brought_down[game_id] = now
+        self._bring_down.add(game_id)
+        self.refresh(game_id)
+
+    async def _take_down(self, live: LiveGame) -> None:
+        """Delete the group's live message of a game (or, if Telegram no longer allows it,
+        reduce it to a plain line) so that the next pass sends it anew."""
+        row = live.row
+        lobby = live.game is None
+        old = row.lobby_message_id if lobby else row.table_message_id
+        if old is None:
+            return
+        if lobby:
+            row.lobby_message_id = None
+            await self.svc.storage.set_lobby_message(row.game_id, None)
+        else:
+            row.table_message_id = None
+            self._acting.discard(row.game_id)
+            await self.svc.storage.set_table_message(row.game_id, None)
+        if not await self.svc.messenger.delete_many(row.chat_id, [old]):
+            ctx = screens.make_ctx(self.svc.tr, row.lang, live)
+            with contextlib.suppress(TelegramError):
+                await self._group(live, old, Content(ctx.t("table-moved")))
+
+    def _forget(self, live: LiveGame) -> None:
+        messenger = self.svc.messenger
+        row = live.row
+        for mid in (row.lobby_message_id, row.table_message_id):
+            if mid is not None:
+                messenger.forget(row.chat_id, mid)
+        for s in row.seats:
+            if s.user_id is not None and s.hand_message_id is not None:
+                messenger.forget(s.user_id, s.hand_message_id)
+        self._acting.discard(row.game_id)
+        self._table_serials.pop(row.game_id, None)
+        for s in row.seats:
+            self._pinged.pop((row.game_id, s.seat), None)
+            self._reminders.pop((row.game_id, s.seat), None)
+        self.svc.games.forget(row.game_id)
+
+    async def _group(self, live: LiveGame, message_id: int | None, content: Content) -> int | None:
+        """Show content in the group; follow a group that became a supergroup."""
+        row = live.row
+        messenger = self.svc.messenger
+        calls = messenger.calls
+        try:
+            return await messenger.show(row.chat_id, message_id, content)
+        except ChatMigrated as exc:
+            await self.svc.storage.move_chat(row.chat_id, exc.new_chat_id)
+            row.chat_id = exc.new_chat_id
+            # Messages of the old group cannot be edited in the new one: send anew.
+            return await self.svc.messenger.show(row.chat_id, None, content)
+        except Forbidden as exc:
+            log.warning("cannot write to group %s: %s", row.chat_id, exc)
+            return message_id
+        finally:
+            if messenger.calls != calls:  # an idle edit, skipped, does not open a window
+                self._last_group[row.chat_id] = asyncio.get_running_loop().time()
+
+    async def _render_lobby(self, live: LiveGame) -> None:
+        row = live.row
+        if row.status == "lobby":
+            content = screens.lobby_screen(self.svc.tr, live)
+        else:
+            content = screens.closed_lobby_screen(self.svc.tr, live)
+        mid = await self._group(live, row.lobby_message_id, content)
+        if mid != row.lobby_message_id:
+            row.lobby_message_id = mid
+            await self.svc.storage.set_lobby_message(row.game_id, mid)
+
+    def table_since(self, live: LiveGame) -> list[dict]:
+        """The events the table shows: every one since the table's previous version (so
+        that no card, scopa or declaration is lost when edits are coalesced), none from
+        before the deal's result."""
+        serial = live.serial
+        base, drawn = self._table_serials.get(live.game_id, (serial, serial))
+        if serial != drawn:
+            base = drawn
+        self._table_serials[live.game_id] = (base, serial)
+        events = live.events_since(base)
+        announced = ui_for(live.row.kind).announced
+        for i in range(len(events) - 1, -1, -1):
+            if events[i]["type"] in announced:
+                return events[i + 1 :]
+        return events
+
+    def _unseen(self, live: LiveGame) -> list[dict]:
+        """The moves made since the table's latest version and before the latest action (which
+        ended a deal: its result shows that action's own moves), as the result draws them."""
+        drawn = self._table_serials.get(live.game_id, (live.serial, live.serial))[1]
+        events = live.events_since(drawn)
+        events = events[: max(0, len(events) - len(live.last_events))]
+        ui = ui_for(live.row.kind)
+        for i in range(len(events) - 1, -1, -1):
+            if events[i]["type"] in ui.announced:
+                events = events[i + 1 :]
+                break
+        return [e for e in events if e["type"] in ui.closing]
+
+    async def _render_table(self, live: LiveGame) -> None:
+        row = live.row
+        if row.table_message_id is None and row.status != "active":
+            return  # the deal's result took the finished game's table's place
+        content = screens.table_screen(
+            self.svc.tr, live, self.table_since(live), self.unreachable(live)
+        )
+        mid = await self._group(live, row.table_message_id, content)
+        if live.active and ui_for(row.kind).table_actions(live.game.view(None)):
+            self._acting.add(row.game_id)
+        else:
+            self._acting.discard(row.game_id)
+        if mid != row.table_message_id:
+            row.table_message_id = mid
+            await self.svc.storage.set_table_message(row.game_id, mid)
+
+    def unreachable(self, live: LiveGame) -> bool:
+        """Whether the player to act cannot be written to in private (the table says so)."""
+        if not live.active:
+            return False
+        seat_row = live.row.seat_row(live.game.current_seat)
+        return seat_row is not None and seat_row.user_id in live.blocked_notified
+
+    def remind(self, game_id: int, seat: int, turn: int, seconds: int) -> None:
+        """A turn timer's reminder: ping the player to act again, with the time left."""
+        self._reminders[(game_id, seat)] = (turn, seconds)
+        self.refresh(game_id, group=False)
+
+    async def _render_hands(self, live: LiveGame) -> None:
+        actor = live.game.current_seat if live.active else None
+        if live.resumed:
+            live.resumed = False
+            seat_row = live.row.seat_row(actor) if actor is not None else None
+            if seat_row is not None and seat_row.hand_message_id is not None:
+                self._pinged.setdefault((live.game_id, actor), (live.turn_started, None))
+        # The player to act first: their ping goes before the other hands' edits.
+        for seat_row in sorted(live.row.seats, key=lambda s: s.seat != actor):
+            user_id = seat_row.user_id
+            if user_id is None or user_id in live.blocked_notified:
+                continue
+            key = (live.game_id, seat_row.seat)
+            lang = await self.svc.lang_of(user_id)
+            # Read after the last await: a press may have moved the game on meanwhile.
+            acting = live.active and live.game.current_seat == seat_row.seat
+            reminder = self._reminders.get(key)
+            left = reminder[1] if reminder and reminder[0] == live.turn_started else None
+            content = screens.hand_screen(self.svc.tr, live, seat_row.seat, lang, reminder=left)
+            ping = (live.turn_started, left)
+            try:
+                if acting and self._pinged.get(key) != ping:
+                    mid = await self._ping(user_id, seat_row.hand_message_id, content, lang)
+                    self._pinged[key] = ping
+                else:
+                    mid = await self.svc.messenger.show(user_id, seat_row.hand_message_id, content)
+            except Forbidden:
+                await self._private_closed(live, user_id, seat_row.name)
+                continue
+            if mid != seat_row.hand_message_id:
+                seat_row.hand_message_id = mid
+                await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid)
+
+    async def _ping(self, user_id: int, old: int | None, content: Content, lang: str) -> int:
+        """Send the hand afresh (Telegram notifies a new message, not an edit) and delete the
+        old one; one that can no longer be deleted is reduced to a plain line."""
+        loop = asyncio.get_running_loop()
+        wait = self._last_private.get(user_id, -1e9) + self.private_gap - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        messenger = self.svc.messenger
+        mid = await messenger.send(user_id, content)
+        self._last_private[user_id] = loop.time()
+        self.pings += 1
+        if old is not None and old != mid and not await messenger.delete_many(user_id, [old]):
+            with contextlib.suppress(TelegramError):
+                await messenger.show(user_id, old, Content(self.svc.tr.get(lang, "hand-moved")))
+        return mid
+
+    async def _private_closed(self, live: LiveGame, user_id: int, name: str) -> None:
+        """A player blocked the bot (or never opened the chat): tell the group how to fix it."""
+        await self.svc.users.set_private_open(user_id, False)
+        live.blocked_notified.add(user_id)
+        if live.row.status != "active":
+            return
+        ctx = screens.make_ctx(self.svc.tr, live.row.lang, live)
+        text = ctx.t(
+            "notice-private-closed",
+            player=f"<b>{screens.esc(name)}</b>",
+            bot=screens.esc("@" + self.svc.bot_username),
+        )
+        try:
+            await self.svc.messenger.send(live.row.chat_id, Content(text))
+        except TelegramError as exc:
+            log.warning("could not tell group %s about a closed chat: %s", live.row.chat_id, exc)
+
+    async def _flush_outbox(self, live: LiveGame) -> None:
+        row = live.row
+        items = await self.svc.storage.outbox(live.game_id)
+        for n, item in enumerate(items):
+            events = item.payload["events"]
+            if n == len(items) - 1 and live.active_or_over:
+                # Moves the table never showed (the deal ended inside its edit window) open
+                # the result, so that every card played is seen.
+                events = self._unseen(live) + events
+            content = screens.announcement_screen(self.svc.tr, live, events, item.payload["view"])
+            old = row.table_message_id
+            if old is not None and self.svc.messenger.latest.get(row.chat_id) == old:
+                # The ended deal's table is the bot's latest message: it becomes the result,
+                # and the next table is sent below it.
+                await self._group(live, old, content)
+            else:
+                await self._group(live, None, content)
+                if old is not None:
+                    await self._take_down(live)
+            if row.table_message_id is not None:
+                row.table_message_id = None
+                self._acting.discard(row.game_id)
+                await self.svc.storage.set_table_message(row.game_id, None)
+            await self.svc.storage.outbox_sent(item.outbox_id)

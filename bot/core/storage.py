@@ -1,0 +1,890 @@
+"""SQLite storage: users, games (setup and action log), seats, and announcements still to send.
+
+One aiosqlite connection in WAL mode with ``synchronous=FULL``: a commit has reached the disk
+when it returns, so an action whose press was answered survives a power cut (with ``NORMAL``, WAL
+syncs only at checkpoints and a power cut loses the commits since). Every write runs in a
+``BEGIN IMMEDIATE`` transaction behind one lock, so the bot is the single writer. The schema
+grows by numbered migrations recorded in ``schema_migrations``; a database newer than the code
+is refused, and so is one that cannot be used (a directory, read-only, damaged): never
+overwritten, reported in one line by ``DatabaseUnusable``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import aiosqlite
+
+from bot.ratings import records
+
+log = logging.getLogger(__name__)
+
+# (version, description, statements). Append only: a released migration never changes.
+MIGRATIONS: list[tuple[int, str, list[str]]] = [
+    (
+        1,
+        "users, games with their action log, seats, announcements to send",
+        [
+            """CREATE TABLE users (
+                user_id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                username TEXT,
+                language_code TEXT,
+                -- 1 once the user pressed Start in private; 0 again if a send answers 403
+                private_open INTEGER NOT NULL DEFAULT 0,
+                updated_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE games (
+                game_id INTEGER PRIMARY KEY,
+                chat_id INTEGER NOT NULL,
+                chat_title TEXT NOT NULL,
+                kind TEXT,                      -- NULL while the creator chooses the game
+                players INTEGER,
+                rules TEXT NOT NULL DEFAULT '{}',
+                seed INTEGER,
+                dealer INTEGER NOT NULL DEFAULT 0,
+                status TEXT NOT NULL
+                    CHECK (status IN ('lobby', 'active', 'over', 'cancelled')),
+                creator_id INTEGER NOT NULL,
+                creator_name TEXT NOT NULL,
+                lang TEXT NOT NULL,
+                move_number INTEGER NOT NULL DEFAULT 0,
+                lobby_message_id INTEGER,
+                table_message_id INTEGER,
+                winners TEXT,
+                scores TEXT,
+                rematch_of INTEGER REFERENCES games (game_id),
+                created_at TEXT NOT NULL,
+                started_at TEXT,
+                finished_at TEXT
+            )""",
+            # One lobby or game in progress per group.
+            """CREATE UNIQUE INDEX games_one_open_per_chat ON games (chat_id)
+                WHERE status IN ('lobby', 'active')""",
+            "CREATE INDEX games_by_status ON games (status)",
+            """CREATE TABLE seats (
+                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                user_id INTEGER REFERENCES users (user_id),  -- NULL for a computer player
+                name TEXT NOT NULL,
+                computer TEXT,                               -- the computer player's kind
+                hand_message_id INTEGER,
+                PRIMARY KEY (game_id, seat),
+                UNIQUE (game_id, user_id)
+            )""",
+            "CREATE INDEX seats_by_user ON seats (user_id)",
+            """CREATE TABLE actions (
+                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                move_number INTEGER NOT NULL,  -- the game's move number before this action
+                seat INTEGER NOT NULL,
+                code TEXT NOT NULL,
+                at TEXT NOT NULL,
+                PRIMARY KEY (game_id, move_number)
+            )""",
+            """CREATE TABLE outbox (
+                outbox_id INTEGER PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                kind TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                created_at TEXT NOT NULL
+            )""",
+        ],
+    ),
+    (
+        2,
+        "per-chat settings: the chat's chosen language, the dialect commentary switch",
+        [
+            """CREATE TABLE chat_settings (
+                chat_id INTEGER PRIMARY KEY,    -- a group, or a user's private chat
+                lang TEXT,                      -- NULL: follow the users' Telegram language
+                commentary INTEGER NOT NULL DEFAULT 1 CHECK (commentary IN (0, 1)),
+                updated_at TEXT NOT NULL
+            )""",
+        ],
+    ),
+    (
+        3,
+        "turn timers, seats taken over; games set aside because their data cannot be read",
+        [
+            """CREATE TABLE set_aside (
+                game_id INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+                status TEXT NOT NULL,  -- the status it had, to restore it once repaired
+                reason TEXT NOT NULL,
+                at TEXT NOT NULL
+            )""",
+            """CREATE TABLE chat_timers (
+                chat_id INTEGER PRIMARY KEY,
+                turn_seconds INTEGER NOT NULL  -- a group's default turn timer; 0: none
+            )""",
+            """CREATE TABLE turn_timers (
+                game_id INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+                turn_seconds INTEGER NOT NULL,
+                seat INTEGER,           -- the seat the running timer waits for; NULL: none
+                move_number INTEGER,    -- the move it waits for
+                deadline REAL,          -- seconds since the epoch
+                reminded INTEGER NOT NULL DEFAULT 0
+            )""",
+            """CREATE TABLE away_seats (
+                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                misses INTEGER NOT NULL DEFAULT 0,  -- expiries in a row
+                away INTEGER NOT NULL DEFAULT 0,    -- 1: a computer player plays this seat
+                PRIMARY KEY (game_id, seat)
+            )""",
+            # When the timers last ran: what a timer had left when the bot stopped.
+            """CREATE TABLE timer_clock (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                alive REAL NOT NULL
+            )""",
+        ],
+    ),
+    # Results and ratings: the schema is ``bot.ratings.records``'s own, applied here in order.
+    (
+        4,
+        records.MIGRATIONS[0][0],
+        records.migration_statements(records.MIGRATIONS[0][1]),
+    ),
+    (
+        5,
+        "the bot's own values kept across restarts (the webhook's secret)",
+        [
+            """CREATE TABLE bot_state (
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            )""",
+        ],
+    ),
+]
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+# More writes to make inside a transaction of the storage (e.g. recording a finished game).
+Within = Callable[[aiosqlite.Connection], Awaitable[None]]
+OPEN_STATUSES = ("lobby", "active")
+# How a commit reaches the disk; FULL: it has when COMMIT returns (see the module's docstring).
+SYNCHRONOUS = "FULL"
+# SQLite stores integers in 64 bits: an id outside this range names no row.
+MAX_ID = 2**63 - 1
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer version of the bot."""
+
+
+class DatabaseUnusable(RuntimeError):
+    """The database file cannot be used as it is (its message says why, naming the path)."""
+
+
+def _unusable(path: Path, exc: BaseException) -> DatabaseUnusable:
+    """The one line that explains why SQLite refused the database at ``path``."""
+    text = " ".join(str(exc).split())  # one line, whatever SQLite's report
+    lower = text.lower()
+    if "readonly" in lower or "read-only" in lower:
+        why = "is read-only (the bot must write to it)"
+    elif "not a database" in lower or "malformed" in lower or "corrupt" in lower:
+        why = f"is damaged ({text}); it was left as it is: restore a backup (see the README)"
+    elif "unable to open" in lower:
+        why = "cannot be opened or created"
+    else:
+        why = f"cannot be used ({text})"
+    return DatabaseUnusable(f"{path} {why}")
+
+
+def _check_path(path: Path) -> None:
+    """Refuse a path that cannot hold the database file, before SQLite tries it."""
+    if path.is_dir():
+        raise DatabaseUnusable(f"{path} is a directory, not a database file")
+    parent = path.parent
+    for above in (parent, *parent.parents):
+        if above.exists():
+            if not above.is_dir():
+                raise DatabaseUnusable(f"{path} is under {above}, which is a file")
+            break
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnusable(
+            f"{path} cannot be created: {exc.strerror or exc} ({parent})"
+        ) from None
+
+
+class ChatBusy(Exception):
+    """The group already has a lobby or a game in progress."""
+
+
+class StaleMove(Exception):
+    """The game's move number is no longer the one the action was made on."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class SeatRow:
+    """A seat of a game: a person (``user_id``) or a computer player (``computer``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    computer: str | None = None
+    hand_message_id: int | None = None
+
+
+@dataclass
+class GameRow:
+    """A lobby or a game as stored: setup, status, message ids, seats."""
+
+    game_id: int
+    chat_id: int
+    chat_title: str
+    kind: str | None
+    players: int | None
+    rules: dict[str, Any]
+    seed: int | None
+    dealer: int
+    status: str
+    creator_id: int
+    creator_name: str
+    lang: str
+    move_number: int
+    lobby_message_id: int | None
+    table_message_id: int | None
+    winners: list[int] | None
+    scores: list[Any] | None
+    rematch_of: int | None
+    seats: list[SeatRow] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id``, or None when they do not sit at this table."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def seat_row(self, seat: int) -> SeatRow | None:
+        """The row of a seat number, or None when it is free."""
+        for s in self.seats:
+            if s.seat == seat:
+                return s
+        return None
+
+
+@dataclass
+class UserRow:
+    """A Telegram user the bot has met."""
+
+    user_id: int
+    name: str
+    username: str | None
+    language_code: str | None
+    private_open: bool
+
+
+@dataclass
+class OutboxRow:
+    """An announcement (deal result, end of game) committed with its action, not yet sent."""
+
+    outbox_id: int
+    game_id: int
+    kind: str
+    payload: Any
+
+
+_GAME_COLUMNS = (
+    "game_id, chat_id, chat_title, kind, players, rules, seed, dealer, status, creator_id,"
+    " creator_name, lang, move_number, lobby_message_id, table_message_id, winners, scores,"
+    " rematch_of"
+)
+
+
+def _game_from_row(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        game_id=row[0],
+        chat_id=row[1],
+        chat_title=row[2],
+        kind=row[3],
+        players=row[4],
+        rules=json.loads(row[5]),
+        seed=row[6],
+        dealer=row[7],
+        status=row[8],
+        creator_id=row[9],
+        creator_name=row[10],
+        lang=row[11],
+        move_number=row[12],
+        lobby_message_id=row[13],
+        table_message_id=row[14],
+        winners=json.loads(row[15]) if row[15] is not None else None,
+        scores=json.loads(row[16]) if row[16] is not None else None,
+        rematch_of=row[17],
+    )
+
+
+def backup(database: Path, target: Path) -> int:
+    """Copy the database at ``database`` to ``target`` while the bot may be running, with
+    SQLite's online backup: one read transaction, so the copy is one consistent moment of the
+    database, and the bot's writes go on meanwhile. The copy is checked, synced and renamed
+    into place (an existing ``target`` is replaced only by a complete copy). Returns the number
+    of games in the copy. Raise DatabaseUnusable when either file cannot be used."""
+    if not database.is_file():
+        raise DatabaseUnusable(f"{database} does not exist: there is nothing to back up")
+    if target.is_dir():
+        raise DatabaseUnusable(f"{target} is a directory; name the backup file")
+    _check_path(target)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        source = sqlite3.connect(f"file:{quote(str(database))}?mode=rw", uri=True)
+        try:
+            dest = sqlite3.connect(partial)
+            try:
+                source.backup(dest)
+                verdict = dest.execute("PRAGMA quick_check(1)").fetchone()[0]
+                if verdict != "ok":
+                    raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
+                games = dest.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            finally:
+                dest.close()
+        finally:
+            source.close()
+    except sqlite3.Error as exc:
+        partial.unlink(missing_ok=True)
+        raise _unusable(database, exc) from None
+    with open(partial, "rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(partial, target)
+    return games
+
+
+class Storage:
+    """The bot's database: open with ``await Storage.open(path)``, close with ``close()``."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Storage:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        Raise DatabaseUnusable when the file cannot be used (a directory, read-only, not a
+        database, damaged pages): it is checked before anything is written, and left as it is.
+        """
+        if str(path) != ":memory:":
+            _check_path(Path(path))
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise _unusable(Path(path), exc) from None
+        try:
+            # Read before anything is written: a damaged file is refused, never rewritten.
+            cur = await conn.execute("PRAGMA quick_check(1)")
+            verdict = (await cur.fetchone())[0]
+            if verdict != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            storage = cls(conn)
+            await storage.migrate()
+            # A write now: a database the bot cannot write to is refused at start-up, not at
+            # the first press.
+            version = await storage.schema_version()
+            async with storage.transaction():
+                await conn.execute(f"PRAGMA user_version = {int(version)}")
+        except sqlite3.Error as exc:
+            await conn.close()
+            raise _unusable(Path(path), exc) from None
+        except BaseException:
+            await conn.close()
+            raise
+        return storage
+
+    async def state(self, key: str, default: str | None = None) -> str | None:
+        """A value the bot keeps across restarts, or ``default``."""
+        cur = await self.conn.execute("SELECT value FROM bot_state WHERE key = ?", (key,))
+        row = await cur.fetchone()
+        return row[0] if row is not None else default
+
+    async def webhook_secret(self) -> str:
+        """The webhook's secret token: generated at the first start in webhook mode, then kept
+        (Telegram sends it with every update; an update without it is refused)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT OR IGNORE INTO bot_state (key, value) VALUES ('webhook_secret', ?)",
+                (secrets.token_urlsafe(32),),
+            )
+        return await self.state("webhook_secret")
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.conn.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction (``BEGIN IMMEDIATE``), committed on success, rolled back on error."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    # -- schema ------------------------------------------------------------------------------
+    async def schema_version(self) -> int:
+        """The highest migration applied (0 on an empty database)."""
+        cur = await self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_migrations'"
+        )
+        if await cur.fetchone() is None:
+            return 0
+        cur = await self.conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        return (await cur.fetchone())[0]
+
+    async def migrate(self) -> None:
+        """Apply the missing migrations, each in its own transaction; refuse a newer schema."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                """CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version INTEGER PRIMARY KEY,
+                    description TEXT NOT NULL,
+                    applied_at TEXT NOT NULL
+                )"""
+            )
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNew(
+                f"database schema version {current} is newer than this bot's {SCHEMA_VERSION}"
+            )
+        for version, description, statements in MIGRATIONS:
+            if version <= current:
+                continue
+            async with self.transaction() as conn:
+                for sql in statements:
+                    await conn.execute(sql)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, description, applied_at)"
+                    " VALUES (?, ?, ?)",
+                    (version, description, _now()),
+                )
+
+    # -- users -------------------------------------------------------------------------------
+    async def upsert_user(
+        self,
+        user_id: int,
+        name: str,
+        username: str | None,
+        language_code: str | None,
+        private_open: bool | None = None,
+    ) -> None:
+        """Record a user's current name and language; set ``private_open`` when given."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                """INSERT INTO users (user_id, name, username, language_code, private_open,
+                       updated_at)
+                   VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (user_id) DO UPDATE SET
+                       name = excluded.name, username = excluded.username,
+                       language_code = COALESCE(excluded.language_code, users.language_code),
+                       private_open = CASE WHEN ? IS NULL THEN users.private_open
+                                           ELSE excluded.private_open END,
+                       updated_at = excluded.updated_at""",
+                (
+                    user_id,
+                    name,
+                    username,
+                    language_code,
+                    int(bool(private_open)),
+                    _now(),
+                    private_open,
+                ),
+            )
+
+    async def get_user(self, user_id: int) -> UserRow | None:
+        """A user the bot has met, or None."""
+        cur = await self.conn.execute(
+            "SELECT user_id, name, username, language_code, private_open FROM users"
+            " WHERE user_id = ?",
+            (user_id,),
+        )
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        return UserRow(row[0], row[1], row[2], row[3], bool(row[4]))
+
+    async def set_private_open(self, user_id: int, is_open: bool) -> None:
+        """Remember whether the bot can write to ``user_id`` in private."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE users SET private_open = ?, updated_at = ? WHERE user_id = ?",
+                (int(is_open), _now(), user_id),
+            )
+
+    # -- games -------------------------------------------------------------------------------
+    async def create_lobby(
+        self,
+        chat_id: int,
+        chat_title: str,
+        creator_id: int,
+        creator_name: str,
+        lang: str,
+        kind: str | None = None,
+        players: int | None = None,
+        rules: dict[str, Any] | None = None,
+        rematch_of: int | None = None,
+    ) -> int:
+        """Open a lobby in a group; raise ChatBusy if the group already has one or a game."""
+        try:
+            async with self.transaction() as conn:
+                cur = await conn.execute(
+                    """INSERT INTO games (chat_id, chat_title, kind, players, rules, status,
+                           creator_id, creator_name, lang, rematch_of, created_at)
+                       VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)""",
+                    (
+                        chat_id,
+                        chat_title,
+                        kind,
+                        players,
+                        json.dumps(rules or {}),
+                        creator_id,
+                        creator_name,
+                        lang,
+                        rematch_of,
+                        _now(),
+                    ),
+                )
+                return cur.lastrowid
+        except sqlite3.IntegrityError as exc:
+            if "games.chat_id" in str(exc):
+                raise ChatBusy(chat_id) from None
+            raise
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game with its seats, or None."""
+        if not 0 <= game_id <= MAX_ID:
+            return None
+        cur = await self.conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
+        )
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        game = _game_from_row(row)
+        game.seats = await self._seats(game_id)
+        return game
+
+    async def open_game_in_chat(self, chat_id: int) -> GameRow | None:
+        """The group's lobby or game in progress, or None."""
+        cur = await self.conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games"
+            " WHERE chat_id = ? AND status IN ('lobby', 'active')",
+            (chat_id,),
+        )
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        game = _game_from_row(row)
+        game.seats = await self._seats(game.game_id)
+        return game
+
+    async def open_games(self) -> list[GameRow]:
+        """Every lobby and game in progress, oldest first."""
+        cur = await self.conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active')"
+            " ORDER BY game_id"
+        )
+        games = []
+        for r in await cur.fetchall():
+            try:
+                game = _game_from_row(r)
+            except (ValueError, TypeError) as exc:
+                await self.set_aside(r[0], f"unreadable row: {exc}")
+                continue
+            game.seats = await self._seats(game.game_id)
+            games.append(game)
+        return games
+
+    async def set_aside(self, game_id: int, reason: str) -> None:
+        """Take a game whose stored data cannot be read out of play, keeping its data (and its
+        status, in ``set_aside``) for whoever repairs it; reported in the log."""
+        log.error("game %s set aside: %s", game_id, reason)
+        async with self.transaction() as conn:
+            await conn.execute(
+                """INSERT OR IGNORE INTO set_aside (game_id, status, reason, at)
+                   SELECT game_id, status, ?, ? FROM games WHERE game_id = ?""",
+                (reason, _now(), game_id),
+            )
+            # Cancelled, so that the group can open a new table meanwhile.
+            await conn.execute(
+                "UPDATE games SET status = 'cancelled' WHERE game_id = ?"
+                " AND status IN ('lobby', 'active')",
+                (game_id,),
+            )
+
+    async def open_game_ids_of_user(self, user_id: int) -> list[int]:
+        """Ids of the lobbies and games in progress where ``user_id`` has a seat."""
+        cur = await self.conn.execute(
+            """SELECT g.game_id FROM games g JOIN seats s ON s.game_id = g.game_id
+               WHERE s.user_id = ? AND g.status IN ('lobby', 'active') ORDER BY g.game_id""",
+            (user_id,),
+        )
+        return [r[0] for r in await cur.fetchall()]
+
+    async def _seats(self, game_id: int) -> list[SeatRow]:
+        cur = await self.conn.execute(
+            "SELECT seat, user_id, name, computer, hand_message_id FROM seats"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [SeatRow(*r) for r in await cur.fetchall()]
+
+    async def set_kind(self, game_id: int, kind: str, players: int, rules: dict[str, Any]) -> None:
+        """Fix the game and player count of a lobby; seats beyond the new count are freed."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET kind = ?, players = ?, rules = ? WHERE game_id = ?"
+                " AND status = 'lobby'",
+                (kind, players, json.dumps(rules), game_id),
+            )
+            await conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND seat >= ?", (game_id, players)
+            )
+
+    async def set_rules(self, game_id: int, rules: dict[str, Any]) -> None:
+        """Replace a lobby's house rules."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET rules = ? WHERE game_id = ? AND status = 'lobby'",
+                (json.dumps(rules), game_id),
+            )
+
+    async def take_seat(self, game_id: int, seat: int, user_id: int, name: str) -> None:
+        """Seat ``user_id`` at ``seat`` (moving them if they sat elsewhere at this table)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                (game_id, seat, user_id, name),
+            )
+
+    async def add_computer(self, game_id: int, seat: int, name: str, computer: str) -> None:
+        """Seat a computer player of kind ``computer`` at a free seat."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, computer)"
+                " VALUES (?, ?, NULL, ?, ?)",
+                (game_id, seat, name, computer),
+            )
+
+    async def leave_seat(self, game_id: int, seat: int) -> None:
+        """Free a seat of a lobby."""
+        async with self.transaction() as conn:
+            await conn.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the lobby message of a game."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET lobby_message_id = ? WHERE game_id = ?", (message_id, game_id)
+            )
+
+    async def set_table_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the table message of a game."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET table_message_id = ? WHERE game_id = ?", (message_id, game_id)
+            )
+
+    async def set_hand_message(self, game_id: int, seat: int, message_id: int | None) -> None:
+        """Remember the hand message of a seat."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE seats SET hand_message_id = ? WHERE game_id = ? AND seat = ?",
+                (message_id, game_id, seat),
+            )
+
+    async def start_game(
+        self, game_id: int, seed: int, dealer: int, table_message_id: int | None = None
+    ) -> None:
+        """Turn a full lobby into a game in progress; raise StaleMove if it is no lobby."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                """UPDATE games SET status = 'active', seed = ?, dealer = ?, started_at = ?,
+                       table_message_id = ?
+                   WHERE game_id = ? AND status = 'lobby'""",
+                (seed, dealer, _now(), table_message_id, game_id),
+            )
+            if cur.rowcount != 1:
+                raise StaleMove(game_id)
+
+    async def create_rematch(self, old: GameRow, seed: int, dealer: int) -> int:
+        """The same table again, in one transaction: same group, game, house rules and seats,
+        started at once. Raise ChatBusy if the group already has a lobby or a game."""
+        now = _now()
+        try:
+            async with self.transaction() as conn:
+                cur = await conn.execute(
+                    """INSERT INTO games (chat_id, chat_title, kind, players, rules, seed, dealer,
+                           status, creator_id, creator_name, lang, rematch_of, created_at,
+                           started_at)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)""",
+                    (
+                        old.chat_id,
+                        old.chat_title,
+                        old.kind,
+                        old.players,
+                        json.dumps(old.rules),
+                        seed,
+                        dealer,
+                        old.creator_id,
+                        old.creator_name,
+                        old.lang,
+                        old.game_id,
+                        now,
+                        now,
+                    ),
+                )
+                game_id = cur.lastrowid
+                for s in old.seats:
+                    await conn.execute(
+                        "INSERT INTO seats (game_id, seat, user_id, name, computer)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (game_id, s.seat, s.user_id, s.name, s.computer),
+                    )
+                return game_id
+        except sqlite3.IntegrityError as exc:
+            if "games.chat_id" in str(exc):
+                raise ChatBusy(old.chat_id) from None
+            raise
+
+    async def cancel_game(self, game_id: int, within: Within | None = None) -> bool:
+        """Cancel a lobby or a game in progress; False if it was already closed. ``within``
+        runs in the same transaction (to record the cancelled game elsewhere)."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                """UPDATE games SET status = 'cancelled', finished_at = ?
+                   WHERE game_id = ? AND status IN ('lobby', 'active')""",
+                (_now(), game_id),
+            )
+            await conn.execute("DELETE FROM outbox WHERE game_id = ?", (game_id,))
+            if cur.rowcount != 1:
+                return False
+            if within is not None:
+                await within(conn)
+            return True
+
+    async def record_action(
+        self,
+        game_id: int,
+        move_number: int,
+        seat: int,
+        code: str,
+        announcements: Sequence[tuple[str, Any]] = (),
+        result: tuple[list[int], list[Any]] | None = None,
+        within: Within | None = None,
+    ) -> None:
+        """Commit one accepted action, the announcements it causes and, if it ends the game,
+        the result; ``within`` runs in the same transaction. Raise StaleMove if another action
+        took ``move_number`` first."""
+        await self.record_actions(
+            game_id, move_number, [(seat, code)], announcements, result, within
+        )
+
+    async def record_actions(
+        self,
+        game_id: int,
+        move_number: int,
+        plays: Sequence[tuple[int, str]],
+        announcements: Sequence[tuple[str, Any]] = (),
+        result: tuple[list[int], list[Any]] | None = None,
+        within: Within | None = None,
+    ) -> None:
+        """Commit actions made one after the other from ``move_number`` (a press and the forced
+        plays that follow it) in one transaction, as ``record_action`` does for one."""
+        if not plays:
+            raise ValueError("no action to record")
+        now = _now()
+        count = len(plays)
+        async with self.transaction() as conn:
+            if result is None:
+                cur = await conn.execute(
+                    "UPDATE games SET move_number = move_number + ?"
+                    " WHERE game_id = ? AND move_number = ? AND status = 'active'",
+                    (count, game_id, move_number),
+                )
+            else:
+                winners, scores = result
+                cur = await conn.execute(
+                    """UPDATE games SET move_number = move_number + ?, status = 'over',
+                           winners = ?, scores = ?, finished_at = ?
+                       WHERE game_id = ? AND move_number = ? AND status = 'active'""",
+                    (count, json.dumps(winners), json.dumps(scores), now, game_id, move_number),
+                )
+            if cur.rowcount != 1:
+                raise StaleMove(game_id)
+            await conn.executemany(
+                "INSERT INTO actions (game_id, move_number, seat, code, at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, move_number + i, s, c, now) for i, (s, c) in enumerate(plays)],
+            )
+            for kind, payload in announcements:
+                await conn.execute(
+                    "INSERT INTO outbox (game_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, kind, json.dumps(payload), now),
+                )
+            if within is not None:
+                await within(conn)
+
+    async def actions(self, game_id: int) -> list[tuple[int, str]]:
+        """The action log of a game: ``(seat, code)`` in order."""
+        cur = await self.conn.execute(
+            "SELECT seat, code FROM actions WHERE game_id = ? ORDER BY move_number", (game_id,)
+        )
+        return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    async def outbox(self, game_id: int) -> list[OutboxRow]:
+        """The announcements of a game still to send, oldest first."""
+        cur = await self.conn.execute(
+            "SELECT outbox_id, game_id, kind, payload FROM outbox WHERE game_id = ?"
+            " ORDER BY outbox_id",
+            (game_id,),
+        )
+        return [OutboxRow(r[0], r[1], r[2], json.loads(r[3])) for r in await cur.fetchall()]
+
+    async def games_with_outbox(self) -> list[int]:
+        """Ids of the games with announcements still to send."""
+        cur = await self.conn.execute("SELECT DISTINCT game_id FROM outbox ORDER BY game_id")
+        return [r[0] for r in await cur.fetchall()]
+
+    async def outbox_sent(self, outbox_id: int) -> None:
+        """Forget an announcement once it was sent."""
+        async with self.transaction() as conn:
+            await conn.execute("DELETE FROM outbox WHERE outbox_id = ?", (outbox_id,))
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Follow a group that became a supergroup (its chat id changed)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+            )
+            await conn.execute(
+                "UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?",
+                (new_chat_id, old_chat_id),
+            )

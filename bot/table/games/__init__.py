@@ -1,0 +1,45 @@
+"""The games the bot offers: those with both an engine and a rendering module here."""
+
+from __future__ import annotations
+
+import importlib
+
+import engine
+from bot.table.games.base import Ctx, GameUI, card_text, game_terms
+
+__all__ = ["Ctx", "GameUI", "card_text", "game_options", "game_terms", "offered_kinds", "ui_for"]
+
+_UIS: dict[str, GameUI] = {}
+
+
+def _load() -> None:
+    for kind in ("briscola", "cirulla", "belota"):
+        if kind not in engine.GAMES:
+            continue
+        try:
+            module = importlib.import_module(f"bot.table.games.{kind}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"bot.table.games.{kind}":
+                raise
+            continue
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, GameUI) and value is not GameUI:
+                _UIS[kind] = value()
+
+
+_load()
+
+
+def offered_kinds() -> list[str]:
+    """The game kinds a group can create, in menu order."""
+    return list(_UIS)
+
+
+def ui_for(kind: str) -> GameUI:
+    """The rendering module of a game kind."""
+    return _UIS[kind]
+
+
+def game_options() -> list[tuple[str, int]]:
+    """Every (kind, player count) a lobby can be opened for, in menu order."""
+    return [(kind, n) for kind in _UIS for n in engine.GAMES[kind].player_counts]

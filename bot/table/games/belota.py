@@ -1,0 +1,268 @@
+"""Belòta in Telegram: bids as buttons on the table message, declarations, the scoresheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.table.games.base import Ctx, Event, GameUI, View, sides_of
+
+# A declaration's name in the source's Ligurian (the locale files give the words).
+DECLARATION_RANKS = {"J": "valé", "9": "catòrze"}
+
+
+def trump_declaration_counts(view: View) -> bool:
+    """Whether the declarations counted include one in the trump suit: «l'è bon u mei»,
+    "accertata validità d'accuso in seme d'atù" (the source's glossary)."""
+    scored = view.get("declarations_scored")
+    contract = view.get("contract")
+    if not scored or contract is None or contract["sensa"]:
+        return False
+    team = scored["team"]
+    declared = view.get("declarations") or []
+    return any(
+        d.get("suit") == contract["trump"]
+        for seat, ds in enumerate(declared)
+        if seat % 2 == team
+        for d in ds
+    )
+
+
+class BelotaUI(GameUI):
+    """Belòta with the French ("genovesi") pack."""
+
+    kind = "belota"
+    faces = "french"
+    announced = frozenset({"deal_scored", "deal_annulled", "game_over"})
+    closing = frozenset({"trick_won"})
+    quiet = frozenset({"declare"})
+
+    def table_actions(self, view: View) -> bool:
+        """Bids are public: the seat to speak chooses on the table message."""
+        return view["phase"] == "bidding"
+
+    def actions_per_row(self, actions: Sequence[str]) -> int:
+        """Bids two by two; cards four to a row."""
+        return 2 if any(len(a) > 2 for a in actions if a != "declare") else 4
+
+    def action_label(self, ctx: Ctx, view: View, code: str) -> str:
+        """A bid in the source's words, the declaration, or a card."""
+        if code.startswith("trump:"):
+            return ctx.t("belota-bid-trump", suit=ctx.suit(code[6]))
+        if code == "take":
+            return ctx.t("belota-bid-take", suit=ctx.suit(view["turned"][1]))
+        if code in ("pass", "sensa", "contru", "declare"):
+            return ctx.t(f"belota-bid-{code}")
+        return ctx.card(code)
+
+    # -- pieces ----------------------------------------------------------------------------
+    def _contract_line(self, ctx: Ctx, view: View) -> str | None:
+        contract = view["contract"]
+        if contract is None:
+            return None
+        team = ctx.side_name(contract["team"], sides_of(view))
+        if contract["sensa"]:
+            key = "belota-contract-contru" if contract["contru"] else "belota-contract-sensa"
+            return ctx.t(key, declarer=ctx.name(contract["declarer"]), team=team)
+        return ctx.t(
+            "belota-contract-trump",
+            suit=ctx.suit(contract["trump"]),
+            taker=ctx.name(contract["declarer"]),
+            team=team,
+        )
+
+    def _bids_line(self, ctx: Ctx, view: View) -> str | None:
+        if not view["bids"]:
+            return None
+        said = ", ".join(
+            f"{ctx.name(seat)} {self._bid_word(ctx, view, bid)}" for seat, bid in view["bids"]
+        )
+        return ctx.t("belota-bids", bids=said)
+
+    def _bid_word(self, ctx: Ctx, view: View, bid: str) -> str:
+        if bid.startswith("trump:"):
+            return ctx.t("belota-said-trump", suit=ctx.suit(bid[6]))
+        if bid == "take":
+            return ctx.t("belota-said-take", suit=ctx.suit(view["turned"][1]))
+        return ctx.t(f"belota-said-{bid}")
+
+    def declaration_name(self, ctx: Ctx, declaration: dict[str, Any]) -> str:
+        """ "térsa", "carré de valé", ... in the source's words."""
+        name = declaration["name"]
+        if name == "carre":
+            rank = declaration.get("rank")
+            return ctx.t("belota-decl-carre", rank=rank if rank in ("J", "9") else "other")
+        return ctx.t(f"belota-decl-{name}")
+
+    def _trick_lines(self, ctx: Ctx, view: View) -> list[str]:
+        if view.get("trick"):
+            played = ", ".join(
+                f"{ctx.name(t['seat'])} {ctx.card(t['card'])}" for t in view["trick"]
+            )
+            return [ctx.t("belota-trick", cards=played)]
+        last = view.get("last_trick")
+        if last:
+            return [ctx.trick("belota-last-trick", last)]
+        return []
+
+    def _declaration_lines(self, ctx: Ctx, view: View) -> list[str]:
+        lines = []
+        for seat, declared in enumerate(view.get("declarations") or []):
+            if declared:
+                shown = "; ".join(
+                    f"{self.declaration_name(ctx, d)} {ctx.cards(d['cards'])}" for d in declared
+                )
+                lines.append(ctx.t("belota-declared", player=ctx.name(seat), declarations=shown))
+        scored = view.get("declarations_scored")
+        if scored:
+            key = "belota-declarations-count"
+            if trump_declaration_counts(view):
+                key = "belota-declarations-count-trump"
+            lines.append(
+                ctx.t(
+                    key,
+                    team=ctx.side_name(scored["team"], sides_of(view)),
+                    points=scored["points"],
+                )
+            )
+        belota = view.get("belota")
+        if belota:
+            key = "belota-rebelota" if belota["played"] == 2 else "belota-belota"
+            lines.append(ctx.t(key, player=ctx.name(belota["seat"])))
+        return lines
+
+    # -- messages --------------------------------------------------------------------------
+    def table_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """Bidding: the turned card, the bids and the round; playing: the contract, the
+        declarations, the trick."""
+        lines = [ctx.t("belota-dealer", player=ctx.name(view["dealer"]))]
+        if view["phase"] == "bidding":
+            lines.append(ctx.t("belota-turned", card=ctx.card(view["turned"])))
+            lines.append(ctx.t(f"belota-stage-{view['bidding_stage']}"))
+            bids = self._bids_line(ctx, view)
+            if bids:
+                lines.append(bids)
+        else:
+            contract = self._contract_line(ctx, view)
+            if contract:
+                lines.append(contract)
+            lines += self._declaration_lines(ctx, view)
+            lines += self.trick_log(ctx, view, last, "belota-trick", "belota-last-trick")
+        if view["litigiu"]:
+            lines.append(ctx.t("belota-litigiu-pending", points=view["litigiu"]))
+        return lines
+
+    def dialect_terms(self, view: View, last: Sequence[Event]) -> list[str]:
+        """Glossary entries of the dialect words on the table: the contract's sensa or contru,
+        the declarations counted ("l'è bon u mei"), belòta, a litigiu in suspense."""
+        terms = []
+        contract = view.get("contract")
+        if view["phase"] != "bidding" and contract is not None and contract["sensa"]:
+            terms.append("manda-contru" if contract["contru"] else "manda-sensa")
+        if view["phase"] != "bidding" and trump_declaration_counts(view):
+            terms.append("e-bon-u-mei")
+        if view["phase"] != "bidding" and view.get("belota"):
+            terms.append("a-belota")
+        if view["litigiu"]:
+            terms.append("litigiu")
+        return terms
+
+    def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
+        """While bidding, all a bidder decides on: the turned card, the round, what each player
+        said, whose word it is and the match score; while playing, the contract and the trick
+        to answer."""
+        if view["phase"] == "bidding":
+            lines = [
+                ctx.t("belota-turned", card=ctx.card(view["turned"])),
+                ctx.t(f"belota-stage-{view['bidding_stage']}"),
+            ]
+            bids = self._bids_line(ctx, view)
+            if bids:
+                lines.append(bids)
+            if view["current_seat"] != view["seat"]:
+                lines.append(ctx.t("belota-word", player=ctx.name(view["current_seat"])))
+            lines.append(self.scores_line(ctx, view))
+            return lines
+        lines = []
+        contract = self._contract_line(ctx, view)
+        if contract:
+            lines.append(contract)
+        if view["current_seat"] == view["seat"]:
+            lines += self._trick_lines(ctx, view)
+        return lines
+
+    def scores_line(self, ctx: Ctx, view: View) -> str | None:
+        """The match score of both teams and the target."""
+        sides = sides_of(view)
+        return ctx.t(
+            "belota-scores",
+            scores=" · ".join(
+                f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(view["scores"])
+            ),
+            target=view["rules"]["target"],
+        )
+
+    def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        """The hand's last tricks, its scoresheet item by item (marcà), or an annulled hand."""
+        sides = sides_of(view)
+        if event["type"] == "trick_won":
+            return [ctx.trick("belota-last-trick", event)]
+        if event["type"] == "deal_annulled":
+            return [ctx.t("belota-annulled", deal=event["deal"])]
+        if event["type"] != "deal_scored":
+            return []
+        contract = event["contract"]
+        lines = [ctx.t("belota-sheet-title", deal=event["deal"])]
+        lines.append(self._contract_line(ctx, {**view, "contract": contract}) or "")
+        for team in (0, 1):
+            items = [i for i in event["items"] if i["team"] == team]
+            parts = []
+            for item in items:
+                label = ctx.t(f"belota-item-{item['item'].replace('_', '-')}")
+                if item["points"] != item["base"]:
+                    parts.append(
+                        ctx.t(
+                            "belota-item-multiplied",
+                            item=label,
+                            base=item["base"],
+                            points=item["points"],
+                        )
+                    )
+                else:
+                    parts.append(ctx.t("belota-item", item=label, points=item["points"]))
+            lines.append(
+                ctx.t(
+                    "belota-sheet-team",
+                    team=ctx.side_name(team, sides),
+                    items=", ".join(parts) or "—",
+                    total=event["totals"][team],
+                )
+            )
+        lines.append(ctx.t(f"belota-result-{event['result']}", dedans=str(event["dedans"]).lower()))
+        litigiu = event["litigiu"]
+        if litigiu["won_by"] is not None:
+            lines.append(
+                ctx.t(
+                    "belota-litigiu-won",
+                    team=ctx.side_name(litigiu["won_by"], sides),
+                    points=litigiu["carried"],
+                )
+            )
+        lines.append(
+            ctx.t(
+                "belota-sheet-points",
+                points=" · ".join(
+                    f"{ctx.side_name(s, sides)} +{p}" for s, p in enumerate(event["points"])
+                ),
+            )
+        )
+        lines.append(
+            ctx.t(
+                "belota-scores",
+                scores=" · ".join(
+                    f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(event["scores"])
+                ),
+                target=view["rules"]["target"],
+            )
+        )
+        return lines

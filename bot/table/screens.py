@@ -1,0 +1,399 @@
+"""The bot's messages as content (HTML text and buttons): lobby, table, hand, announcements.
+
+Pure functions of a live game and a language; sending them is ``bot.core.edits``'s job.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+import engine
+from bot.core.callbacks import Callback, Op, action_callback, play_query
+from bot.core.i18n import Translator
+from bot.core.live import LiveGame
+from bot.core.messenger import Content
+from bot.reference.glossary import default_glossary
+from bot.table.games import Ctx, game_options, ui_for
+from bot.table.house_rules import changed_rules, rule_choices, rule_label, value_label
+
+
+def esc(text: str) -> str:
+    """Text made safe for Telegram's HTML."""
+    return html.escape(text, quote=False)
+
+
+def seat_names(live: LiveGame) -> list[str]:
+    """The HTML-escaped names of a game's seats (a dash for a free seat)."""
+    names = ["—"] * (live.row.players or 0)
+    for s in live.row.seats:
+        if s.seat < len(names):
+            names[s.seat] = esc(s.name)
+    return names
+
+
+def make_ctx(tr: Translator, lang: str, live: LiveGame) -> Ctx:
+    """The drawing context of a game in a language."""
+    faces = ui_for(live.row.kind).faces if live.row.kind else "french"
+    return Ctx(tr, lang, seat_names(live), faces, live.commentary)
+
+
+def button(text: str, cb: Callback) -> InlineKeyboardButton:
+    """An inline button carrying a callback."""
+    return InlineKeyboardButton(text, callback_data=cb.pack())
+
+
+def rows(buttons: Sequence[InlineKeyboardButton], per_row: int) -> list[list[InlineKeyboardButton]]:
+    """Buttons laid out ``per_row`` to a row."""
+    per_row = max(1, min(per_row, 8))
+    return [list(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
+
+
+def pairs_game(live: LiveGame) -> bool:
+    """Whether the game is played in two pairs (players pick their team)."""
+    return live.row.players == 4
+
+
+def game_title(ctx: Ctx, kind: str, players: int) -> str:
+    """ "Briscola · 4 giocatori, a coppie"."""
+    key = "game-option-pairs" if players == 4 else "game-option"
+    return ctx.t(key, game=ctx.t(f"game-{kind}"), players=players)
+
+
+# -- lobby ---------------------------------------------------------------------------------
+# More rows of lobby buttons from feature modules (computer players), drawn above the last row.
+LobbyRows = Callable[[Ctx, LiveGame], list[list[InlineKeyboardButton]]]
+LOBBY_ROWS: list[LobbyRows] = []
+# Settings of one game that a feature module keeps itself (the turn timer), by the module's
+# name: lines for the lobby text, and buttons drawn in the house rules' panel. A restart of the
+# application replaces its module's entry.
+LobbyLines = Callable[[Ctx, LiveGame], list[str]]
+LOBBY_LINES: dict[str, LobbyLines] = {}
+SETTING_ROWS: dict[str, LobbyRows] = {}
+# More rows under a game in progress from feature modules (the Mini App's buttons), by the
+# module's name: on the group's table, and on a seat's hand message (``seat`` given).
+GameRows = Callable[[Ctx, LiveGame, int | None], list[list[InlineKeyboardButton]]]
+GAME_ROWS: dict[str, GameRows] = {}
+
+
+def lobby_screen(tr: Translator, live: LiveGame) -> Content:
+    """The lobby message: the game, the seats, the house rules, and the lobby's buttons."""
+    row = live.row
+    ctx = make_ctx(tr, row.lang, live)
+    gid = row.game_id
+    creator = esc(row.creator_name)
+    if row.kind is None:
+        text = ctx.t("lobby-choose", creator=f"<b>{creator}</b>")
+        if live.menu_kind is not None:
+            game = ctx.t(f"game-{live.menu_kind}")
+            text = ctx.t("lobby-choose-count", creator=f"<b>{creator}</b>", game=game)
+        options = [
+            button(game_title(ctx, kind, n), Callback(Op.CHOOSE, gid, 0, f"{kind}-{n}"))
+            for kind, n in game_options()
+            if live.menu_kind in (None, kind)
+        ]
+        keyboard = [*rows(options, 1), [button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid))]]
+        return Content(text, InlineKeyboardMarkup(keyboard))
+
+    lines = [
+        ctx.t("lobby-title", title=game_title(ctx, row.kind, row.players)),
+        ctx.t("lobby-creator", creator=f"<b>{creator}</b>"),
+        "",
+    ]
+    names = seat_names(live)
+    if pairs_game(live):
+        for team in (0, 1):
+            lines.append(
+                ctx.t(
+                    "lobby-team",
+                    team=team + 1,
+                    a=_seat_text(names, team),
+                    b=_seat_text(names, team + 2),
+                )
+            )
+    else:
+        lines.append(
+            ctx.t(
+                "lobby-players", players=", ".join(_seat_text(names, s) for s in range(row.players))
+            )
+        )
+    lines.append("")
+    changed = changed_rules(row.kind, row.rules)
+    if changed:
+        listed = "; ".join(
+            f"{rule_label(ctx, row.kind, n)}: {value_label(ctx, row.kind, n, v)}"
+            for n, v in changed
+        )
+        lines.append(ctx.t("lobby-rules", rules=listed))
+    else:
+        lines.append(ctx.t("lobby-rules-standard"))
+    for extra_lines in LOBBY_LINES.values():
+        lines += extra_lines(ctx, live)
+    full = len(row.seats) == row.players
+    lines.append(ctx.t("lobby-full") if full else ctx.t("lobby-how-to-join"))
+
+    # Joining stays possible while the creator sets the house rules.
+    if pairs_game(live):
+        join = [
+            button(ctx.t("btn-join-team", team=t + 1), Callback(Op.JOIN, gid, 0, str(t)))
+            for t in (0, 1)
+        ]
+    else:
+        join = [button(ctx.t("btn-join"), Callback(Op.JOIN, gid))]
+    keyboard = [[*join, button(ctx.t("btn-leave"), Callback(Op.LEAVE, gid))]]
+    if live.rules_open:
+        for i, choice in enumerate(rule_choices(row.kind)):
+            current = row.rules.get(choice.name, choice.default)
+            label = f"{rule_label(ctx, row.kind, choice.name)}: " + value_label(
+                ctx, row.kind, choice.name, current
+            )
+            keyboard.append(
+                [button(label, Callback(Op.RULE, gid, 0, f"{i}={choice.next_index(current)}"))]
+            )
+        for setting_rows in SETTING_ROWS.values():
+            keyboard += setting_rows(ctx, live)
+        keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
+    else:
+        for extra in LOBBY_ROWS:
+            keyboard += extra(ctx, live)
+        last = [
+            button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
+            button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid)),
+        ]
+        if full:
+            last.insert(0, button(ctx.t("btn-start"), Callback(Op.START, gid)))
+        keyboard.append(last)
+    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard))
+
+
+def _seat_text(names: Sequence[str], seat: int) -> str:
+    return names[seat] if names[seat] == "—" else f"<b>{names[seat]}</b>"
+
+
+def closed_lobby_screen(tr: Translator, live: LiveGame) -> Content:
+    """A cancelled lobby: what it was, and that it is closed."""
+    row = live.row
+    ctx = make_ctx(tr, row.lang, live)
+    title = game_title(ctx, row.kind, row.players) if row.kind else ctx.t("lobby-no-game")
+    return Content(ctx.t("lobby-cancelled", title=title))
+
+
+# -- the game ------------------------------------------------------------------------------
+def _status_line(ctx: Ctx, live: LiveGame, view: dict[str, Any]) -> str:
+    row = live.row
+    if row.status == "cancelled":
+        return ctx.t("table-cancelled")
+    if view["is_over"]:
+        return ctx.t("table-over")
+    return ctx.t("table-turn", player=ctx.name(view["current_seat"]))
+
+
+def table_screen(
+    tr: Translator,
+    live: LiveGame,
+    since: Sequence[dict[str, Any]] | None = None,
+    unreachable: bool = False,
+) -> Content:
+    """The group's table message: the game's public state, every move since the table's
+    previous version (``since``: its events; the latest action's by default), whose turn (and,
+    ``unreachable``, that the bot cannot write to that player in private), the public buttons."""
+    row = live.row
+    game = live.game
+    ui = ui_for(row.kind)
+    ctx = make_ctx(tr, row.lang, live)
+    view = game.view(None)
+    since = live.last_events if since is None else since
+    title = game_title(ctx, row.kind, row.players)
+    deal = ui.deal_name(ctx, view)
+    head = ctx.t("table-title", title=title, deal=deal) if deal else None
+    lines = [head or ctx.t("table-title-single", title=title)]
+    lines += ui.table_lines(ctx, view, since)
+    scores = ui.scores_line(ctx, view)
+    if scores:
+        lines.append(scores)
+    lines.append(_status_line(ctx, live, view))
+    if unreachable and row.status == "active" and not game.is_over:
+        lines.append(ctx.t("table-unreachable", player=ctx.name(view["current_seat"])))
+    keyboard: list[list[InlineKeyboardButton]] = []
+    if row.status == "active" and not game.is_over:
+        seat = game.current_seat
+        if ui.table_actions(view):
+            keyboard += action_rows(ctx, live, view, game.legal_actions(seat))
+        # "Play here" types the game's inline query: a player whose private chat is closed
+        # picks a card among results only they see (bot.table.inline_play).
+        play_here = InlineKeyboardButton(
+            ctx.t("btn-play-inline"), switch_inline_query_current_chat=play_query(row.game_id)
+        )
+        keyboard.append(
+            [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
+        )
+        keyboard += explain_rows(ctx, live, view, since)
+        keyboard += _game_rows(ctx, live, None)
+    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def _game_rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKeyboardButton]]:
+    return [row for draw in GAME_ROWS.values() for row in draw(ctx, live, seat)]
+
+
+def explain_rows(
+    ctx: Ctx, live: LiveGame, view: dict[str, Any], since: Sequence[dict[str, Any]] | None = None
+) -> list[list[InlineKeyboardButton]]:
+    """A button per dialect saying on the table, which explains it (none with the commentary
+    off)."""
+    if not ctx.commentary:
+        return []
+    glossary = default_glossary()
+    explain = [
+        button(
+            ctx.t("btn-explain", term=_short(glossary.get(entry_id).term)),
+            Callback(Op.EXPLAIN, live.game_id, 0, entry_id),
+        )
+        for entry_id in ui_for(live.row.kind).dialect_terms(
+            view, live.last_events if since is None else since
+        )
+        if entry_id in glossary
+    ]
+    return rows(explain, 2)
+
+
+def _short(term: str, limit: int = 32) -> str:
+    """A glossary term short enough for a button: its first form, clipped."""
+    first = term.split("/")[0].strip()
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+def action_rows(
+    ctx: Ctx, live: LiveGame, view: dict[str, Any], acts: list[str]
+) -> list[list[InlineKeyboardButton]]:
+    """Buttons for exactly the legal actions, cards in the order of the hand shown above them
+    and other actions (declarations, knocks) after the cards."""
+    ui = ui_for(live.row.kind)
+    hand = view["hand"]
+    order = sorted(
+        range(len(acts)),
+        key=lambda i: (hand.index(acts[i][:2]) if acts[i][:2] in hand else len(hand), i),
+    )
+    buttons = [
+        InlineKeyboardButton(
+            ui.action_label(ctx, view, acts[i]),
+            callback_data=action_callback(live.game_id, live.game.move_number, acts[i], i),
+        )
+        for i in order
+    ]
+    return rows(buttons, ui.actions_per_row(acts))
+
+
+def hand_screen(
+    tr: Translator, live: LiveGame, seat: int, lang: str, reminder: int | None = None
+) -> Content:
+    """A player's private hand message: the group, the game, whose turn (and a turn timer's
+    ``reminder``: the seconds left), the game's state, the cards, the legal actions (public
+    choices too: a Belòta bid is made from the hand as well as from the table)."""
+    row = live.row
+    game = live.game
+    ui = ui_for(row.kind)
+    ctx = make_ctx(tr, lang, live)
+    view = ui.private_view(game.view(seat), live.recent)
+    lines = [
+        ctx.t(
+            "hand-title",
+            group=esc(row.chat_title),
+            title=game_title(ctx, row.kind, row.players),
+        )
+    ]
+    acting = row.status == "active" and not view["is_over"] and view["current_seat"] == seat
+    if acting:
+        lines.append(ctx.t("hand-your-turn"))
+        if reminder is not None:
+            lines.append(ctx.t("hand-reminder", seconds=reminder))
+    lines += ui.hand_lines(ctx, view, live.last_events)
+    lines.append(ctx.t("hand-cards", cards=ctx.cards(view["hand"])))
+    keyboard: list[list[InlineKeyboardButton]] = []
+    if row.status == "cancelled":
+        lines.append(ctx.t("table-cancelled"))
+    elif view["is_over"]:
+        lines.append(ctx.t("table-over"))
+    elif acting:
+        keyboard = action_rows(ctx, live, view, game.legal_actions(seat))
+    else:
+        lines.append(ctx.t("hand-wait"))
+    if row.status == "active" and not view["is_over"]:
+        keyboard = keyboard + _game_rows(ctx, live, seat)
+    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
+    """The short private alert with a player's own cards (from the table's button)."""
+    ctx = make_ctx(tr, lang, live)
+    view = live.game.view(seat)
+    return ctx.t("alert-hand", cards=ctx.cards(view["hand"]))
+
+
+# The bot's own event, first in a result message, when the bot played the deal's forced last
+# cards itself (``bot.table.play.forced_tail``).
+FORCED_EVENT = "forced_plays"
+
+# Lines that feature modules add to an announcement, by the type of an event they put in it
+# (the rating changes after a game): drawn after the game's own lines.
+ANNOUNCEMENT_EXTRAS: dict[str, Callable[[Ctx, dict[str, Any]], list[str]]] = {}
+
+
+def announcement_screen(
+    tr: Translator, live: LiveGame, events: list[dict[str, Any]], view: dict[str, Any]
+) -> Content:
+    """A deal's result (how it ended: the last tricks or plays, then the count) and, if the game
+    ended, the winner and the rematch button, in one message."""
+    row = live.row
+    ui = ui_for(row.kind)
+    ctx = make_ctx(tr, row.lang, live)
+    body: list[str] = []
+    closing: list[str] = []  # how the deal ended, drawn under the result's title
+    over = None
+    extra: list[str] = []
+    for event in events:
+        if event["type"] == FORCED_EVENT:
+            closing.append(ctx.t("deal-forced-plays"))
+            continue
+        draw_extra = ANNOUNCEMENT_EXTRAS.get(event["type"])
+        if draw_extra is not None:
+            extra += draw_extra(ctx, event)
+            continue
+        if event["type"] in ui.closing:
+            closing += ui.announcement_lines(ctx, event, view)
+            continue
+        body += ui.announcement_lines(ctx, event, view)
+        if event["type"] == "game_over":
+            over = event
+    lines = body[:1] + closing + body[1:]
+    markup = None
+    if over is not None:
+        winners = over["winners"]
+        if winners:
+            names = [ctx.name(s) for s in winners]
+            lines.append(ctx.t("game-winners", winners=_join(ctx, names), count=len(names)))
+        else:
+            lines.append(ctx.t("game-draw"))
+        markup = InlineKeyboardMarkup(
+            [[button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))]]
+        )
+    lines += extra
+    return Content("\n".join(lines), markup)
+
+
+def _join(ctx: Ctx, names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ctx.t("list-and", head=", ".join(names[:-1]), last=names[-1])
+
+
+def engine_setup_ok(kind: str, players: int, rules: dict[str, Any]) -> bool:
+    """Whether the engine accepts this game, player count and house rules together."""
+    try:
+        engine.new_game(kind, players, seed=0, rules=rules)
+    except engine.SetupError:
+        return False
+    return True

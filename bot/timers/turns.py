@@ -1,0 +1,606 @@
+"""Turn timers, absent players, and tables that close themselves.
+
+- Every game in progress has a turn timer (off, 30 s, 1, 2 or 5 minutes): the group's default,
+  changed with ``/tempo`` (alias ``/timer``); while the lobby is open ``/tempo`` sets it for
+  that game too, and the lobby's timer button (in the house rules' panel, the creator only)
+  sets it for that game alone. The lobby shows it. At half time the player
+  gets a reminder; when it runs out a computer player (normal level) plays that turn; after
+  ``MAX_MISSES`` expiries in a row the seat passes to a computer player until its owner presses
+  the "I'm back" button.
+- Deadlines are stored; after a restart each timer is re-armed with the time it had left when
+  the bot stopped (the timers' heartbeat, written every few seconds, tells when that was).
+- Lobbies not started within ``LOBBY_TTL`` close; games without a move for ``IDLE_CLOSE``
+  close with a message; the bot removed from a group closes that group's game.
+
+One repeating job (``tick``) drives everything; tests call ``tick`` with a controllable clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+import engine
+import engine.ai
+from bot.core.callbacks import Callback, Op
+from bot.core.live import LiveGame
+from bot.core.messenger import Content, acknowledge
+from bot.core.services import Services, services
+from bot.core.storage import StaleMove
+from bot.table import play, screens
+from bot.table.games import Ctx
+from bot.table.lobby import cancel_game, creator_press, is_chat_admin, reply_html
+
+log = logging.getLogger(__name__)
+
+TURN_CHOICES = (0, 30, 60, 120, 300)  # seconds; 0: no timer
+DEFAULT_TURN_SECONDS = 120
+MAX_MISSES = 3  # expiries in a row before a computer player takes the seat over
+AI_LEVEL = "normal"
+TICK_SECONDS = 1.0
+HEARTBEAT_SECONDS = 5.0
+SWEEP_SECONDS = 60.0
+LOBBY_TTL = 30 * 60
+IDLE_CLOSE = 3 * 24 * 3600
+
+# What /tempo accepts, folded to lower case.
+_CHOICE_WORDS = {
+    "off": 0,
+    "no": 0,
+    "0": 0,
+    "30": 30,
+    "30s": 30,
+    "1": 60,
+    "1m": 60,
+    "60": 60,
+    "2": 120,
+    "2m": 120,
+    "120": 120,
+    "5": 300,
+    "5m": 300,
+    "300": 300,
+}
+
+
+def clock() -> float:
+    """The timers' clock (seconds since the epoch); tests replace it to move time by hand."""
+    return time.time()
+
+
+@dataclass
+class Armed:
+    """A running timer: the seat and move it waits for, when it runs out."""
+
+    seat: int
+    move: int
+    deadline: float
+    reminded: bool = False
+
+
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
+
+
+def parse_turn(word: str) -> int | None:
+    """The seconds a ``/tempo`` argument names, or None when it names no choice."""
+    return _CHOICE_WORDS.get(word.strip().lower())
+
+
+class Timers:
+    """The turn timers of every game in progress, and the absent players' seats."""
+
+    def __init__(self, svc: Services, clock: Callable[[], float] | None = None) -> None:
+        self.svc = svc
+        # Looked up at each call so that a replaced module clock reaches running timers.
+        self.clock = clock or (lambda: globals()["clock"]())
+        self.turn: dict[int, int] = {}  # game id -> turn seconds
+        self.armed: dict[int, Armed] = {}
+        self.misses: dict[tuple[int, int], int] = {}
+        self.away: set[tuple[int, int]] = set()
+        self._chat_default: dict[int, int] = {}
+        self._auto: set[tuple[int, int]] = set()  # (game, move) played for an absent player
+        self._tasks: set[asyncio.Task] = set()
+        self._last_alive = 0.0
+        self._last_sweep: float | None = None
+
+    # -- storage -----------------------------------------------------------------------------
+    async def load(self) -> None:
+        """Read the stored timers and re-arm each with the time it had left at the last stop."""
+        conn = self.svc.storage.conn
+        now = self.clock()
+        cur = await conn.execute("SELECT alive FROM timer_clock WHERE id = 1")
+        row = await cur.fetchone()
+        stopped_at = row[0] if row is not None else now
+        cur = await conn.execute(
+            """SELECT t.game_id, t.turn_seconds, t.seat, t.move_number, t.deadline, t.reminded
+               FROM turn_timers t JOIN games g ON g.game_id = t.game_id
+               WHERE g.status IN ('lobby', 'active')"""
+        )
+        rearmed = []
+        for game_id, turn, seat, move, deadline, reminded in await cur.fetchall():
+            self.turn[game_id] = turn
+            if seat is None or deadline is None:
+                continue
+            left = max(0.0, deadline - stopped_at)
+            armed = Armed(seat, move, now + left, bool(reminded))
+            self.armed[game_id] = armed
+            rearmed.append((armed.deadline, game_id))
+        cur = await conn.execute(
+            """SELECT a.game_id, a.seat, a.misses, a.away
+               FROM away_seats a JOIN games g ON g.game_id = a.game_id
+               WHERE g.status IN ('lobby', 'active')"""
+        )
+        for game_id, seat, misses, away in await cur.fetchall():
+            self.misses[(game_id, seat)] = misses
+            if away:
+                self.away.add((game_id, seat))
+        # Every group's default, so that a lobby can show its timer without a query.
+        cur = await conn.execute("SELECT chat_id, turn_seconds FROM chat_timers")
+        self._chat_default.update({chat_id: turn for chat_id, turn in await cur.fetchall()})
+        async with self.svc.storage.transaction() as c:
+            await c.executemany("UPDATE turn_timers SET deadline = ? WHERE game_id = ?", rearmed)
+            await self._write_alive(c, now)
+
+    async def _write_alive(self, conn: Any, now: float) -> None:
+        await conn.execute(
+            "INSERT INTO timer_clock (id, alive) VALUES (1, ?)"
+            " ON CONFLICT (id) DO UPDATE SET alive = excluded.alive",
+            (now,),
+        )
+        self._last_alive = now
+
+    async def _store_armed(self, game_id: int) -> None:
+        armed = self.armed.get(game_id)
+        values = (
+            (armed.seat, armed.move, armed.deadline, int(armed.reminded))
+            if armed is not None
+            else (None, None, None, 0)
+        )
+        async with self.svc.storage.transaction() as conn:
+            await conn.execute(
+                """INSERT INTO turn_timers (game_id, turn_seconds, seat, move_number, deadline,
+                       reminded) VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (game_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,
+                       seat = excluded.seat, move_number = excluded.move_number,
+                       deadline = excluded.deadline, reminded = excluded.reminded""",
+                (game_id, self.turn.get(game_id, 0), *values),
+            )
+
+    async def _store_seat(self, game_id: int, seat: int) -> None:
+        key = (game_id, seat)
+        async with self.svc.storage.transaction() as conn:
+            await conn.execute(
+                """INSERT INTO away_seats (game_id, seat, misses, away) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (game_id, seat) DO UPDATE SET misses = excluded.misses,
+                       away = excluded.away""",
+                (game_id, seat, self.misses.get(key, 0), int(key in self.away)),
+            )
+
+    async def chat_default(self, chat_id: int) -> int:
+        """The group's turn timer for new games."""
+        if chat_id not in self._chat_default:
+            cur = await self.svc.storage.conn.execute(
+                "SELECT turn_seconds FROM chat_timers WHERE chat_id = ?", (chat_id,)
+            )
+            row = await cur.fetchone()
+            self._chat_default[chat_id] = row[0] if row is not None else DEFAULT_TURN_SECONDS
+        return self._chat_default[chat_id]
+
+    async def set_turn(self, chat_id: int, seconds: int, game_id: int | None) -> None:
+        """Set the group's default and, if given, the turn timer of its open lobby."""
+        async with self.svc.storage.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO chat_timers (chat_id, turn_seconds) VALUES (?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET turn_seconds = excluded.turn_seconds",
+                (chat_id, seconds),
+            )
+        self._chat_default[chat_id] = seconds
+        if game_id is not None:
+            self.turn[game_id] = seconds
+            await self._store_armed(game_id)
+
+    async def set_game_turn(self, game_id: int, seconds: int) -> None:
+        """Set the turn timer of one lobby only (the lobby's button); the group's default stays."""
+        self.turn[game_id] = seconds
+        await self._store_armed(game_id)
+
+    def lobby_turn(self, live: LiveGame) -> int:
+        """The turn timer a lobby will start with: its own, or its group's default."""
+        if live.game_id in self.turn:
+            return self.turn[live.game_id]
+        return self._chat_default.get(live.row.chat_id, DEFAULT_TURN_SECONDS)
+
+    def lobby_lines(self, ctx: Ctx, live: LiveGame) -> list[str]:
+        """The lobby's line with the turn timer."""
+        return [ctx.t("lobby-timer", seconds=self.lobby_turn(live))]
+
+    def setting_rows(self, ctx: Ctx, live: LiveGame) -> list[list[InlineKeyboardButton]]:
+        """The house rules' panel: a button that moves the lobby's timer to the next choice."""
+        current = self.lobby_turn(live)
+        index = TURN_CHOICES.index(current) if current in TURN_CHOICES else -1
+        following = (index + 1) % len(TURN_CHOICES)
+        cb = Callback(Op.TURN_TIMER, live.game_id, 0, str(following))
+        return [[screens.button(ctx.t("btn-timer", seconds=current), cb)]]
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group became a supergroup: its default follows it."""
+        async with self.svc.storage.transaction() as conn:
+            await conn.execute(
+                "UPDATE OR REPLACE chat_timers SET chat_id = ? WHERE chat_id = ?",
+                (new_chat_id, old_chat_id),
+            )
+        if old_chat_id in self._chat_default:
+            self._chat_default[new_chat_id] = self._chat_default.pop(old_chat_id)
+
+    async def turn_of(self, live: LiveGame) -> int:
+        """The game's turn timer in seconds (fixed when the game starts)."""
+        if live.game_id not in self.turn:
+            self.turn[live.game_id] = await self.chat_default(live.row.chat_id)
+            await self._store_armed(live.game_id)
+        return self.turn[live.game_id]
+
+    # -- following the games -----------------------------------------------------------------
+    async def on_change(self, svc: Services, live: LiveGame, events: list[dict[str, Any]]) -> None:
+        """A listener of every game: arm the timer for the seat to play, or play for it."""
+        game_id = live.game_id
+        if not live.active:
+            if live.row.status != "lobby":
+                self._drop(game_id)
+            return
+        game = live.game
+        prev = self.armed.get(game_id)
+        if (
+            prev is not None
+            and game.move_number > prev.move
+            and (game_id, prev.move) not in self._auto
+            and self.misses.get((game_id, prev.seat), 0)
+        ):
+            # The player made their move in time: the run of expiries ends.
+            self.misses[(game_id, prev.seat)] = 0
+            await self._store_seat(game_id, prev.seat)
+        seat = game.current_seat
+        seat_row = live.row.seat_row(seat) if seat is not None else None
+        if seat_row is None or seat_row.user_id is None:
+            await self._disarm(game_id)
+            return
+        if (game_id, seat) in self.away:
+            await self._disarm(game_id)
+            self._spawn(self._play_for(game_id, seat, game.move_number))
+            return
+        if prev is not None and prev.seat == seat and prev.move == game.move_number:
+            return  # already running (a reload after a restart)
+        turn = await self.turn_of(live)
+        if turn == 0:
+            await self._disarm(game_id)
+            return
+        self.armed[game_id] = Armed(seat, game.move_number, self.clock() + turn)
+        await self._store_armed(game_id)
+
+    def _drop(self, game_id: int) -> None:
+        """Forget a closed game (its rows go with the game's own rows)."""
+        self.armed.pop(game_id, None)
+        self.turn.pop(game_id, None)
+        for key in [k for k in self.misses if k[0] == game_id]:
+            del self.misses[key]
+        self.away = {k for k in self.away if k[0] != game_id}
+
+    async def _disarm(self, game_id: int) -> None:
+        if self.armed.pop(game_id, None) is not None:
+            await self._store_armed(game_id)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self) -> None:
+        """Wait until every computer move in flight is played (tests; shut-down)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def choose(self, live: LiveGame, seat: int) -> str:
+        """The computer player's action for ``seat`` (normal level; any legal action for a
+        game without a computer player yet)."""
+        game = live.game
+        legal = game.legal_actions(seat)
+        rng = random.Random(live.game_id * 1_000_003 + game.move_number)
+        try:
+            return engine.ai.choose(game.view(seat), legal, AI_LEVEL, rng=rng, game=game)
+        except (ValueError, ImportError):
+            return rng.choice(legal)
+
+    async def _play_for(self, game_id: int, seat: int, move: int) -> None:
+        """A computer player plays ``seat``'s turn at ``move``, unless the game moved on."""
+        svc = self.svc
+        live = await svc.games.get(game_id)
+        if live is None or not live.active:
+            return
+        game = live.game
+        if game.current_seat != seat or game.move_number != move:
+            return
+        code = self.choose(live, seat)
+        self._auto.add((game_id, move))
+        try:
+            await play.perform(svc, live, seat, code, move=move)
+        except (engine.IllegalAction, StaleMove):
+            self._auto.discard((game_id, move))  # somebody played first: nothing to do
+
+    # -- the clock ---------------------------------------------------------------------------
+    async def tick(self) -> None:
+        """Remind, expire, keep the heartbeat, close stale tables: one pass."""
+        now = self.clock()
+        if now - self._last_alive >= HEARTBEAT_SECONDS:
+            async with self.svc.storage.transaction() as conn:
+                await self._write_alive(conn, now)
+        for game_id, armed in list(self.armed.items()):
+            try:
+                if now >= armed.deadline:
+                    await self._expire(game_id, armed)
+                elif not armed.reminded and now >= armed.deadline - self.turn[game_id] / 2:
+                    await self._remind(game_id, armed)
+            except Exception:
+                # One game's trouble must not stop the others' timers.
+                log.exception("turn timer of game %s failed", game_id)
+        await self.drain()
+        if self._last_sweep is None or now - self._last_sweep >= SWEEP_SECONDS:
+            self._last_sweep = now
+            await self.sweep(now)
+
+    async def _remind(self, game_id: int, armed: Armed) -> None:
+        armed.reminded = True
+        await self._store_armed(game_id)
+        live = await self.svc.games.get(game_id)
+        if live is None or not live.active:
+            return
+        seat_row = live.row.seat_row(armed.seat)
+        left = max(1, round(armed.deadline - self.clock()))
+        if seat_row.user_id not in live.blocked_notified:
+            # The hand is sent afresh with the time left: a ping, and nothing left behind
+            # once the turn passes.
+            self.svc.renderer.remind(game_id, armed.seat, live.turn_started, left)
+            return
+        text = self.svc.tr.get(
+            live.row.lang,
+            "timer-reminder-group",
+            player=f"<b>{screens.esc(seat_row.name)}</b>",
+            seconds=left,
+        )
+        await self._tell_group(live, Content(text))
+
+    async def _expire(self, game_id: int, armed: Armed) -> None:
+        self.armed.pop(game_id, None)
+        await self._store_armed(game_id)
+        live = await self.svc.games.get(game_id)
+        if live is None or not live.active:
+            return
+        game = live.game
+        if game.current_seat != armed.seat or game.move_number != armed.move:
+            return
+        key = (game_id, armed.seat)
+        self.misses[key] = self.misses.get(key, 0) + 1
+        name = f"<b>{screens.esc(live.row.seat_row(armed.seat).name)}</b>"
+        if self.misses[key] >= MAX_MISSES:
+            self.away.add(key)
+            text = self.svc.tr.get(live.row.lang, "timer-takeover", player=name)
+            back = Callback(Op.BACK, game_id, 0, str(armed.seat))
+            markup = InlineKeyboardMarkup(
+                [[screens.button(self.svc.tr.get(live.row.lang, "btn-timer-back"), back)]]
+            )
+            content = Content(text, markup)
+        else:
+            text = self.svc.tr.get(live.row.lang, "timer-expired", player=name)
+            content = Content(text)
+        await self._store_seat(game_id, armed.seat)
+        await self._tell_group(live, content)
+        await self._play_for(game_id, armed.seat, armed.move)
+
+    async def _tell_group(self, live: LiveGame, content: Content) -> None:
+        try:
+            await self.svc.messenger.send(live.row.chat_id, content)
+        except TelegramError as exc:
+            log.warning("could not write to group %s: %s", live.row.chat_id, exc)
+
+    # -- closing stale tables ----------------------------------------------------------------
+    async def sweep(self, now: float) -> None:
+        """Close lobbies nobody started in time and games idle for days."""
+        conn = self.svc.storage.conn
+        cur = await conn.execute(
+            "SELECT game_id FROM games WHERE status = 'lobby' AND created_at < ?",
+            (_iso(now - LOBBY_TTL),),
+        )
+        stale = [(r[0], "timer-lobby-expired") for r in await cur.fetchall()]
+        cur = await conn.execute(
+            """SELECT g.game_id FROM games g WHERE g.status = 'active' AND COALESCE(
+                   (SELECT MAX(a.at) FROM actions a WHERE a.game_id = g.game_id),
+                   g.started_at, g.created_at) < ?""",
+            (_iso(now - IDLE_CLOSE),),
+        )
+        stale += [(r[0], "timer-idle-closed") for r in await cur.fetchall()]
+        for game_id, msg_id in stale:
+            try:
+                await self.close(game_id, msg_id)
+            except Exception:
+                log.exception("could not close stale game %s", game_id)
+
+    async def close(self, game_id: int, msg_id: str | None) -> bool:
+        """Cancel a lobby or game, say why in its group (``msg_id``), update its messages."""
+        svc = self.svc
+        live = await svc.games.get(game_id)
+        if live is None:
+            return False
+        async with live.lock:
+            done = await cancel_game(svc, live)
+        if not done:
+            return False
+        svc.renderer.refresh(game_id)
+        await svc.notify_listeners(live, [])
+        if msg_id is not None:
+            days = IDLE_CLOSE // 86400
+            text = svc.tr.get(live.row.lang, msg_id, minutes=LOBBY_TTL // 60, days=days)
+            await self._tell_group(live, Content(text))
+        return True
+
+
+# -- handlers ----------------------------------------------------------------------------------
+def timers_of(context: ContextTypes.DEFAULT_TYPE) -> Timers:
+    """The running application's timers."""
+    return context.application.bot_data["timers"]
+
+
+async def on_back_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The "I'm back" button: the seat's owner takes it back from the computer player."""
+    svc = services(context)
+    timers = timers_of(context)
+    query = update.callback_query
+    live = await svc.games.get(cb.game_id)
+    if live is None or not live.active:
+        await query.answer(svc.tr.get(lang, "alert-game-over"), show_alert=True)
+        return
+    seat = live.row.seat_of(query.from_user.id)
+    if seat is None or cb.arg != str(seat):
+        await query.answer(svc.tr.get(lang, "alert-timer-back-who"), show_alert=True)
+        return
+    key = (live.game_id, seat)
+    if key not in timers.away:
+        await query.answer(svc.tr.get(lang, "toast-timer-back"))
+        return
+    timers.away.discard(key)
+    timers.misses[key] = 0
+    await timers._store_seat(live.game_id, seat)
+    await acknowledge(query, svc.tr.get(lang, "toast-timer-back"))
+    name = f"<b>{screens.esc(live.row.seat_row(seat).name)}</b>"
+    with contextlib.suppress(TelegramError):
+        await query.edit_message_text(
+            svc.tr.get(live.row.lang, "timer-back", player=name), parse_mode="HTML"
+        )
+    await timers.on_change(svc, live, [])
+
+
+async def on_timer_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The lobby's timer button (the creator only): this game's timer takes the choice it
+    names; pressing again moves on to the next one."""
+    svc = services(context)
+    timers = timers_of(context)
+    query = update.callback_query
+    valid = cb.arg.isdigit() and cb.arg.isascii() and int(cb.arg) < len(TURN_CHOICES)
+    seconds = TURN_CHOICES[int(cb.arg)] if valid else 0
+
+    async def change(live: LiveGame) -> str | None:
+        if not valid:
+            return "alert-malformed"
+        await timers.set_game_turn(live.game_id, seconds)
+        return None
+
+    live = await creator_press(svc, query, cb, lang, change)
+    if live is None:
+        return
+    await acknowledge(query, svc.tr.get(lang, "timer-set", seconds=seconds))
+    svc.renderer.refresh(live.game_id)
+
+
+async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/tempo (alias /timer) [off|30s|1m|2m|5m]: show or set the group's turn timer."""
+    svc = services(context)
+    timers = timers_of(context)
+    chat = update.effective_chat
+    user = update.effective_user
+    lang = svc.tr.resolve(user.language_code)
+    if chat.type == ChatType.PRIVATE:
+        await reply_html(update, svc.tr.get(lang, "timer-group-only"))
+        return
+    live = await svc.games.in_chat(chat.id)
+    if live is not None and live.game_id in timers.turn:
+        current = timers.turn[live.game_id]
+    else:
+        current = await timers.chat_default(chat.id)
+    if not context.args:
+        await reply_html(update, svc.tr.get(lang, "timer-current", seconds=current))
+        return
+    seconds = parse_turn(context.args[0])
+    if seconds is None:
+        await reply_html(update, svc.tr.get(lang, "timer-bad-choice"))
+        return
+    if live is not None and live.row.status != "lobby":
+        await reply_html(update, svc.tr.get(lang, "timer-during-game"))
+        return
+    creator = live is not None and live.row.creator_id == user.id
+    if not creator and not await is_chat_admin(update, context, user.id):
+        await reply_html(update, svc.tr.get(lang, "timer-who"))
+        return
+    await timers.set_turn(chat.id, seconds, live.game_id if live is not None else None)
+    await reply_html(update, svc.tr.get(lang, "timer-set", seconds=seconds))
+    if live is not None:
+        svc.renderer.refresh(live.game_id)  # the lobby shows the timer
+
+
+async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A group became a supergroup: its turn timer default follows it."""
+    message = update.effective_message
+    if message.migrate_to_chat_id:
+        await timers_of(context).move_chat(message.chat.id, message.migrate_to_chat_id)
+
+
+async def on_removed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was removed from (or banned in) a group: that group's game closes."""
+    change = update.my_chat_member
+    if change is None or change.chat.type == ChatType.PRIVATE:
+        return
+    if change.new_chat_member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+        return
+    svc = services(context)
+    live = await svc.games.in_chat(change.chat.id)
+    if live is not None:
+        # Nothing can be said in a group the bot is no longer in.
+        await timers_of(context).close(live.game_id, None)
+
+
+async def _tick_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    timers = context.application.bot_data.get("timers")
+    if timers is not None:
+        await timers.tick()
+
+
+async def setup(application: Application, svc: Services) -> None:
+    """At start-up, before the games are reloaded: load the timers and follow every game."""
+    timers = Timers(svc)
+    await timers.load()
+    application.bot_data["timers"] = timers
+    svc.listeners.append(timers.on_change)
+    screens.LOBBY_LINES["timers"] = timers.lobby_lines
+    screens.SETTING_ROWS["timers"] = timers.setting_rows
+
+
+def register(application: Application) -> None:
+    """Handlers of the timers (in their own handler group, beside the core handlers)."""
+    application.add_handler(CommandHandler(["tempo", "timer"], cmd_timer))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate), group=1)
+    application.add_handler(
+        ChatMemberHandler(on_removed, ChatMemberHandler.MY_CHAT_MEMBER), group=1
+    )
+    if application.job_queue is not None:
+        application.job_queue.run_repeating(
+            _tick_job, interval=TICK_SECONDS, first=TICK_SECONDS, name="turn-timers"
+        )
