@@ -57,7 +57,7 @@ import engine
 from bot.app import build_application
 from bot.core.callbacks import action_callback
 from bot.core.settings import Settings
-from bot.table.games import offered_kinds, ui_for
+from bot.games import offered_kinds, ui_for
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
 MESSAGE_METHODS = (

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 from telegram import (
     BotCommand,
@@ -37,9 +36,8 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot.computers import players as computers
 from bot.core.callbacks import Callback, MalformedCallback, Op
 from bot.core.chat_settings import user_lang
-from bot.core.edits import Renderer
 from bot.core.fairness import ChatFairProcessor, ChatRateLimiter
-from bot.core.i18n import Translator
+from bot.core.i18n import LOCALES_DIR, Translator
 from bot.core.intake import TolerantBot, drop_senderless
 from bot.core.live import Games
 from bot.core.messenger import Messenger
@@ -50,6 +48,7 @@ from bot.language import handlers as language
 from bot.ratings import results
 from bot.reference import handlers as reference
 from bot.table import inline_play, lobby, play
+from bot.table.edits import Renderer
 from bot.timers import turns as timers
 from bot.webapp import LOCAL_CHAT
 from bot.webapp import telegram as webapp
@@ -97,7 +96,6 @@ COMMANDS = (
 )
 GROUP_COMMANDS = COMMANDS
 PRIVATE_COMMANDS = ("start", "mano", "classifica", "stats", "regole", "glossario", "lingua")
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
 async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

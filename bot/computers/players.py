@@ -33,8 +33,8 @@ from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
 from bot.core.services import Services, services
 from bot.core.storage import StaleMove
+from bot.games import Ctx
 from bot.table import play, screens
-from bot.table.games import Ctx
 from bot.table.lobby import creator_press
 
 log = logging.getLogger(__name__)

@@ -27,6 +27,8 @@ GAME_ALIASES = {
 # A prefix this long names the one game it starts ("bri", "cir", "bel").
 MIN_GAME_PREFIX = 3
 
+LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
+
 
 def fold(text: str) -> str:
     """The one way to compare words: casefolded, every diacritic stripped (ò, ç, ř, ü, é, â

@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 from bot.core.storage import GameRow, Storage
-from bot.table.games import ui_for
+from bot.games import ui_for
 
 RECENT_EVENTS = 256
 

@@ -24,7 +24,7 @@ from bot.core.messenger import Messenger
 from bot.core.storage import Storage, UserRow, Within
 
 if TYPE_CHECKING:
-    from bot.core.edits import Renderer
+    from bot.table.edits import Renderer
 
 # Called after a game starts, after each accepted action, and after a game is reloaded at
 # start-up, with the events of the change (empty on reload).

@@ -26,10 +26,10 @@ from telegram.ext import Application
 from bot.core.chat_settings import chat_lang
 from bot.core.live import LiveGame
 from bot.core.services import Services
+from bot.games import Ctx
 from bot.ratings import handlers as handlers_ratings
 from bot.ratings import records
 from bot.table import screens
-from bot.table.games import Ctx
 
 CHANGES_EVENT = "ratings_changed"
 

@@ -12,7 +12,7 @@ from typing import Any, Literal, get_args, get_origin
 import annotated_types
 
 import engine
-from bot.table.games.base import Ctx
+from bot.games.base import Ctx
 from engine.cards import PACK_32, PACK_40
 
 _CARDS = set(PACK_40) | set(PACK_32)

@@ -31,8 +31,8 @@ from bot.core.callbacks import PLAY_QUERY, Callback, MalformedCallback, Op
 from bot.core.chat_settings import chat_lang, user_lang
 from bot.core.live import LiveGame
 from bot.core.services import Services, services
+from bot.games import ui_for
 from bot.table import play, screens
-from bot.table.games import ui_for
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
+from bot.games import game_options, offered_kinds
 from bot.table import screens
-from bot.table.games import game_options, offered_kinds
 from bot.table.house_rules import rule_choices
 
 log = logging.getLogger(__name__)

@@ -25,8 +25,8 @@ from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
+from bot.games import ui_for
 from bot.table import screens
-from bot.table.games import ui_for
 from bot.table.lobby import cancel_game, is_chat_admin, reply_html
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """The bot's messages as content (HTML text and buttons): lobby, table, hand, announcements.
 
-Pure functions of a live game and a language; sending them is ``bot.core.edits``'s job.
+Pure functions of a live game and a language; sending them is ``bot.table.edits``'s job.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from bot.core.callbacks import Callback, Op, action_callback, play_query
 from bot.core.i18n import Translator
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
+from bot.games import Ctx, game_options, ui_for
 from bot.reference.glossary import default_glossary
-from bot.table.games import Ctx, game_options, ui_for
 from bot.table.house_rules import changed_rules, rule_choices, rule_label, value_label
 
 

@@ -46,8 +46,8 @@ from bot.core.live import LiveGame
 from bot.core.messenger import Content, acknowledge
 from bot.core.services import Services, services
 from bot.core.storage import StaleMove
+from bot.games import Ctx
 from bot.table import play, screens
-from bot.table.games import Ctx
 from bot.table.lobby import cancel_game, creator_press, is_chat_admin, reply_html
 
 log = logging.getLogger(__name__)

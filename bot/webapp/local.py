@@ -30,7 +30,7 @@ from bot.core.live import Games
 from bot.core.messenger import Messenger
 from bot.core.services import Services, Users
 from bot.core.storage import DatabaseUnusable, SchemaTooNew, Storage
-from bot.table.games import game_options
+from bot.games import game_options
 from bot.table.lobby import cancel_game
 from bot.webapp import LOCAL_CHAT
 from bot.webapp.auth import WebUser
@@ -254,7 +254,7 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
 
 def main(settings: LocalSettings, host: str, port: int, lang: str) -> int:
     """``python -m bot --local`` (``bot.__main__`` read the settings and set up the log)."""
-    from bot.app import LOCALES_DIR
+    from bot.core.i18n import LOCALES_DIR
 
     try:
         asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))

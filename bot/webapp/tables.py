@@ -18,8 +18,8 @@ from typing import Any
 
 from bot.core.live import LiveGame
 from bot.core.services import Services
+from bot.games import ui_for
 from bot.table import play, screens
-from bot.table.games import ui_for
 
 RANKS = "A23456789TJQK"
 

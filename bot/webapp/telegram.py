@@ -23,8 +23,8 @@ from telegram.ext import Application
 from bot.core.live import LiveGame
 from bot.core.services import Services
 from bot.core.settings import Settings
+from bot.games import Ctx
 from bot.table import screens
-from bot.table.games import Ctx
 from bot.webapp.server import Server, WebApp, telegram_auth
 from bot.webapp.tables import WebTables
 

@@ -19,8 +19,8 @@ from bot.app import LOCALES_DIR, build_application
 from bot.core.i18n import Translator
 from bot.core.services import Services
 from bot.core.settings import Settings
-from bot.table.games import ui_for
-from bot.table.games.base import card_text
+from bot.games import ui_for
+from bot.games.base import card_text
 from engine.cards import PACK_32, PACK_40
 from tests.fake_telegram import FakeMessage, FakeRequest, FakeTelegram
 

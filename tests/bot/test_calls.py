@@ -16,8 +16,8 @@ from telegram import Update
 
 import engine
 from bot.core.settings import Settings
+from bot.games import ui_for
 from bot.table import screens
-from bot.table.games import ui_for
 from bot.table.play import TAIL_HAND, forced_tail
 from tests.bot.conftest import Table, t
 

@@ -10,7 +10,7 @@ import pytest
 from telegram import Update
 
 from bot.computers import players as computers
-from bot.table.games import offered_kinds
+from bot.games import offered_kinds
 from tests.bot.conftest import Table, t
 
 

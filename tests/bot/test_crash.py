@@ -21,7 +21,7 @@ import pytest
 
 import engine
 from bot.core.callbacks import action_callback
-from bot.table.games import offered_kinds, ui_for
+from bot.games import offered_kinds, ui_for
 from bot.table.play import forced_tail
 from tests.bot.conftest import cards_in, cards_shown, t
 from tests.bot.test_process import start_bot, wait_for

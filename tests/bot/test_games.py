@@ -8,7 +8,7 @@ import random
 import pytest
 
 import engine
-from bot.table.games import offered_kinds
+from bot.games import offered_kinds
 from tests.bot.conftest import SecrecyWatch, t
 
 GAMES = [
@@ -107,7 +107,7 @@ async def test_a_result_not_sent_before_a_crash_is_sent_after_the_restart(
 ):
     """The end of the game is committed with the last card; if Telegram never took the final
     message (every try timed out), the next start sends it."""
-    monkeypatch.setattr("bot.core.edits.RETRY_DELAY", 0.01)
+    monkeypatch.setattr("bot.table.edits.RETRY_DELAY", 0.01)
     table = make_table(2)
     await table.start("briscola", 2)
     group_id = table.group["id"]

@@ -6,7 +6,7 @@ import pytest
 
 from bot.app import LOCALES_DIR
 from bot.core.i18n import Translator
-from bot.table.games import offered_kinds
+from bot.games import offered_kinds
 from bot.table.house_rules import rule_choices
 
 

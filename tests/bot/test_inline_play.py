@@ -15,7 +15,7 @@ import pytest
 from telegram import Update
 
 from bot.core.callbacks import Callback, Op
-from bot.table.games import ui_for
+from bot.games import ui_for
 from tests.bot.conftest import SecrecyWatch, cards_shown, t
 
 

@@ -11,9 +11,9 @@ import pytest
 import engine
 from bot.core.callbacks import Callback, Op
 from bot.core.chat_settings import get_settings
+from bot.games import ui_for
 from bot.reference.glossary import default_glossary
 from bot.reference.handlers import explanation
-from bot.table.games import ui_for
 from tests.bot.conftest import TR, t
 
 GLOSSARY = default_glossary()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.table.games import offered_kinds
+from bot.games import offered_kinds
 from bot.table.house_rules import rule_choices
 from tests.bot.conftest import t
 

@@ -10,7 +10,7 @@ import pytest
 import engine
 from bot.app import LOCALES_DIR
 from bot.core.i18n import Translator
-from bot.table.games import Ctx, offered_kinds, ui_for
+from bot.games import Ctx, offered_kinds, ui_for
 from bot.table.house_rules import _int_steps
 from bot.table.screens import esc
 

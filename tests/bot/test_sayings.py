@@ -8,8 +8,8 @@ import pytest
 
 from bot.app import LOCALES_DIR
 from bot.core.i18n import Translator
-from bot.table.games import Ctx, ui_for
-from bot.table.games.briscola import table_sayings, trick_saying
+from bot.games import Ctx, ui_for
+from bot.games.briscola import table_sayings, trick_saying
 
 TR = Translator(LOCALES_DIR)
 BRISCOLA = ui_for("briscola")

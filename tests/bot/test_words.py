@@ -18,9 +18,9 @@ from fluent.syntax import FluentParser, ast
 
 from bot.app import LOCALES_DIR
 from bot.core.i18n import fold, read_game
+from bot.games.base import card_text, game_terms
 from bot.reference.glossary import default_glossary
 from bot.reference.rules_screens import game_from_text
-from bot.table.games.base import card_text, game_terms
 from tests.bot.conftest import TR, Table
 from tests.fake_telegram import FakeTelegram
 

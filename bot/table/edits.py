@@ -36,8 +36,8 @@ from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
 from bot.core.chat_settings import get_settings
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
+from bot.games import ui_for
 from bot.table import screens
-from bot.table.games import ui_for
 
 if TYPE_CHECKING:
     from bot.core.services import Services

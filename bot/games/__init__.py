@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 import engine
-from bot.table.games.base import Ctx, GameUI, card_text, game_terms
+from bot.games.base import Ctx, GameUI, card_text, game_terms
 
 __all__ = ["Ctx", "GameUI", "card_text", "game_options", "game_terms", "offered_kinds", "ui_for"]
 
@@ -17,9 +17,9 @@ def _load() -> None:
         if kind not in engine.GAMES:
             continue
         try:
-            module = importlib.import_module(f"bot.table.games.{kind}")
+            module = importlib.import_module(f"bot.games.{kind}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"bot.table.games.{kind}":
+            if exc.name != f"bot.games.{kind}":
                 raise
             continue
         for value in vars(module).values():

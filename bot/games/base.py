@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.core.i18n import Translator
 from engine.cards import FRENCH_SUIT_SYMBOLS, ITALIAN_SUIT_SYMBOLS
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Translator
 
 View = dict[str, Any]
 Event = dict[str, Any]

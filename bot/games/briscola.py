@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.table.games.base import Ctx, Event, GameUI, View, sides_of
+from bot.games.base import Ctx, Event, GameUI, View, sides_of
 
 # Taking order, high to low (rules/briscola.md), for the sayings about a trick.
 TAKING_ORDER = "A3KQJ76542"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.table.games.base import Ctx, Event, GameUI, View, sides_of
+from bot.games.base import Ctx, Event, GameUI, View, sides_of
 
 # The count of a deal, in the order players say it.
 ITEMS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.table.games.base import Ctx, Event, GameUI, View, sides_of
+from bot.games.base import Ctx, Event, GameUI, View, sides_of
 
 # A declaration's name in the source's Ligurian (the locale files give the words).
 DECLARATION_RANKS = {"J": "valé", "9": "catòrze"}
