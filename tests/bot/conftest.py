@@ -237,9 +237,12 @@ class Table:
         return [(user, table, text, d) for text, d in table_buttons]
 
     def finished(self) -> bool:
-        """Whether the end of the game was announced (the rematch button is out)."""
-        last = self.fake.last_message(self.group)
-        return any(text == self.t("btn-rematch") for text, _ in last.buttons)
+        """Whether the end of the game was announced (this game's rematch button is out). The
+        result may stand above later messages: it can take the place of the table message."""
+        rematch = f"m:{self.game_id}:"
+        return any(
+            d and d.startswith(rematch) for msg in self.group_messages() for _, d in msg.buttons
+        )
 
     async def play_one(self, rng: random.Random) -> tuple[dict, str, dict]:
         """One player presses one of the action buttons they see, chosen at random."""
