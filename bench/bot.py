@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -87,11 +88,18 @@ async def feed(app, fake_update: dict) -> float:
     return time.perf_counter() - start
 
 
-async def shown(fake: FakeTelegram, chat: dict, message_id: int, data: str) -> None:
-    """Wait until a message shows a button with ``data`` (what a player can press)."""
+async def shown(
+    fake: FakeTelegram, chat: dict, message_id: Callable[[], int | None], data: str
+) -> int:
+    """Wait until the message ``message_id()`` names shows a button with ``data`` (what a
+    player can press), and return its id: read again each time, as a ping sends the hand
+    afresh and deletes the old one."""
     for _ in range(10_000):
-        if any(d == data for _, d in fake.message(chat, message_id).buttons):
-            return
+        mid = message_id()
+        if mid is not None:
+            msg = fake.message(chat, mid)
+            if not msg.deleted and any(d == data for _, d in msg.buttons):
+                return mid
         await asyncio.sleep(0.001)
     raise RuntimeError(f"the button {data} never showed")
 
@@ -167,8 +175,11 @@ async def play_game(
             chat, message_id = users[seat], live.row.seat_row(seat).hand_message_id
         if mode == "human":
             await asyncio.sleep(think_time(thinking) * scale)
-            await shown(fake, chat, message_id, data)
-            message_id = live.row.table_message_id if chat is group else message_id
+            if chat is group:
+                message_id = await shown(fake, chat, lambda: live.row.table_message_id, data)
+            else:
+                row = live.row.seat_row(seat)
+                message_id = await shown(fake, chat, lambda r=row: r.hand_message_id, data)
         update = fake.press(users[seat], fake.message(chat, message_id), data)
         before = len(fake.calls)
         elapsed = await feed(app, update)

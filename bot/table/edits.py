@@ -343,11 +343,13 @@ class Renderer:
         row = live.row
         if row.table_message_id is None and row.status != "active":
             return  # the deal's result took the finished game's table's place
-        content = screens.table_screen(
-            self.svc.tr, live, self.table_since(live), self.unreachable(live)
-        )
+        async with live.lock:  # not the half-made state of a press being committed
+            content = screens.table_screen(
+                self.svc.tr, live, self.table_since(live), self.unreachable(live)
+            )
+            acting = live.active and ui_for(row.kind).table_actions(live.game.view(None))
         mid = await self._group(live, row.table_message_id, content)
-        if live.active and ui_for(row.kind).table_actions(live.game.view(None)):
+        if acting:
             self._acting.add(row.game_id)
         else:
             self._acting.discard(row.game_id)
@@ -381,12 +383,15 @@ class Renderer:
                 continue
             key = (live.game_id, seat_row.seat)
             lang = await self.svc.lang_of(user_id)
-            # Read after the last await: a press may have moved the game on meanwhile.
-            acting = live.active and live.game.current_seat == seat_row.seat
-            reminder = self._reminders.get(key)
-            left = reminder[1] if reminder and reminder[0] == live.turn_started else None
-            content = screens.hand_screen(self.svc.tr, live, seat_row.seat, lang, reminder=left)
-            ping = (live.turn_started, left)
+            # Read after the last await, under the game's lock: a press being committed has
+            # moved the engine on but not yet the turn (``turn_started``), and a ping keyed on
+            # that half-made state would be sent again once the turn moves.
+            async with live.lock:
+                acting = live.active and live.game.current_seat == seat_row.seat
+                reminder = self._reminders.get(key)
+                left = reminder[1] if reminder and reminder[0] == live.turn_started else None
+                content = screens.hand_screen(self.svc.tr, live, seat_row.seat, lang, reminder=left)
+                ping = (live.turn_started, left)
             try:
                 if acting and self._pinged.get(key) != ping:
                     mid = await self._ping(user_id, seat_row.hand_message_id, content, lang)

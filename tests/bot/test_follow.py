@@ -1,0 +1,204 @@
+"""A game a group can follow: one ping per turn in private, every move on the table however the
+edits are coalesced, the table at the bottom of the group after each deal, the partner's cards
+gone once out of date, and ``/tavolo``."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from telegram import Update
+
+import engine
+from bot.callbacks import action_callback
+from bot.games import offered_kinds, ui_for
+from bot.settings import Settings
+from tests.bot.conftest import Table, cards_shown, t
+
+GAMES = [(kind, n) for kind, n in (("briscola", 2), ("briscola", 4)) if kind in offered_kinds()]
+DEFAULT_WINDOW = Settings.model_fields["group_edit_window"].default
+
+
+def pings_of(table: Table, start: int) -> dict[int, int]:
+    """New private messages (they notify; edits do not) per player since call ``start``."""
+    count = dict.fromkeys(table.user_ids, 0)
+    for method, params in table.fake.calls[start:]:
+        if method == "sendMessage" and params["chat_id"] in count:
+            count[params["chat_id"]] += 1
+    return count
+
+
+class Calls(list):
+    """The fake's call log, waking whoever waits for the bot's next Bot API call."""
+
+    def __init__(self, calls: list) -> None:
+        super().__init__(calls)
+        self.event = asyncio.Event()
+
+    def append(self, item) -> None:
+        super().append(item)
+        self.event.set()
+
+
+async def until(table: Table, condition, what: str) -> None:
+    """Let the bot's background tasks run until ``condition()`` holds: it can only change with
+    a Bot API call, so wait for the bot's next call each time (the bound is for a bot that
+    stops calling, a failure)."""
+    calls = table.fake.calls
+    while not condition():
+        calls.event.clear()
+        try:
+            await asyncio.wait_for(calls.event.wait(), 60)
+        except TimeoutError:
+            raise AssertionError(f"never: {what}") from None
+
+
+def the_button(table: Table, live, data: str):
+    """The message where the player to act sees the button ``data`` (their hand), or None."""
+    seat = live.game.current_seat
+    hand = table.hand_message(table.users[seat])
+    return hand if any(d == data for _, d in hand.buttons) else None
+
+
+@pytest.mark.parametrize(("kind", "players"), GAMES)
+async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_every_card(
+    bot, make_table, kind, players
+):
+    """With the group edit window at its default and players pressing as soon as their ping
+    shows: every card played appears in a version of the group's table (or in the deal's
+    result) sent after it was played; each human turn sends exactly one new private message to
+    that player; at the end each private chat holds one hand message of the game, without
+    buttons, and no reminder."""
+    table = make_table(players)
+    await table.start(kind, players)
+    bot.svc.renderer.window = DEFAULT_WINDOW
+    live = await bot.svc.games.get(table.game_id)
+    table.fake.calls = Calls(table.fake.calls)
+    start = len(table.fake.calls)  # the first turn's ping is the hand every player got
+    turns = dict.fromkeys(table.user_ids, 0)
+    seen = set()
+    played_at: list[tuple[str, int]] = []  # (card, index in the call log when it was played)
+    rng = random.Random(f"follow{kind}{players}")
+    pack = engine.GAMES[kind].pack
+
+    def count_turn() -> None:
+        if not live.game.is_over:
+            key = (live.turn_started, live.game.current_seat)
+            if key not in seen:
+                seen.add(key)
+                turns[table.user_ids[key[1]]] += 1
+
+    seen.add((live.turn_started, live.game.current_seat))
+    while not live.game.is_over:
+        seat = live.game.current_seat
+        legal = live.game.legal_actions(seat)
+        i = rng.randrange(len(legal))
+        data = action_callback(live.game_id, live.game.move_number, legal[i], i)
+        await until(table, lambda d=data: the_button(table, live, d) is not None, "the ping")
+        message = the_button(table, live, data)
+        moves = live.game.move_number
+        update = table.fake.press(table.users[seat], message, data)
+        pressed = len(table.fake.calls)  # the bot may edit the table before the press returns
+        await bot.app.process_update(Update.de_json(update, bot.app.bot))
+        answer = table.fake.answered(update)
+        assert answer is not None and not answer.get("show_alert"), answer
+        actions = await bot.svc.storage.actions(live.game_id)
+        for _, code in actions[moves:]:
+            if code[:2] in pack:
+                played_at.append((code[:2], pressed))
+        count_turn()
+    await bot.svc.renderer.flush()
+
+    faces = ui_for(kind).faces
+    group_texts = [
+        (n, params["text"])
+        for n, (method, params) in enumerate(table.fake.calls)
+        if method in ("sendMessage", "editMessageText") and params["chat_id"] == table.group["id"]
+    ]
+    for k, (card, at) in enumerate(played_at):
+        again = next((a for c, a in played_at[k + 1 :] if c == card), len(table.fake.calls))
+        assert any(
+            at <= n < again and card in cards_shown(text, faces) for n, text in group_texts
+        ), (kind, card, k)
+    for user in table.users:
+        alive = [m for m in table.fake.messages(user) if not m.deleted]
+        hands = [m for m in alive if m.text.startswith(f"🃏 {table.group['title']} ·")]
+        assert len(hands) == 1 and not hands[0].buttons
+        assert not any("⏳" in m.text for m in alive)
+    assert table.finished()
+    pings = pings_of(table, start)
+    assert pings == turns  # exactly one notifying private message per turn
+
+
+@pytest.mark.parametrize(("kind", "players"), [("cirulla", 2), ("belota", 4)])
+async def test_after_each_new_deal_the_last_message_with_buttons_is_the_live_table(
+    bot, make_table, kind, players
+):
+    """The deal's result takes the place of the old table (or sits above the new one); the
+    group's last message with buttons is the live table, at the bottom."""
+    if kind not in offered_kinds():
+        pytest.skip(f"{kind} is not offered")
+    table = make_table(players)
+    await table.start(kind, players)
+    live = await bot.svc.games.get(table.game_id)
+    rng = random.Random(9)
+    deals = 0
+    while not table.finished() and deals < 3:
+        deal = live.game.view(None)["deal"]
+        await table.play_one(rng)
+        if live.active and live.game.view(None)["deal"] != deal:
+            deals += 1
+            alive = [m for m in table.group_messages() if not m.deleted]
+            with_buttons = [m for m in alive if m.buttons]
+            assert with_buttons[-1].message_id == live.row.table_message_id
+            assert alive[-1].message_id == live.row.table_message_id
+            assert alive[-2].text.startswith("🧮")  # the result, just above
+    assert deals >= 1
+
+
+async def test_the_partners_cards_go_from_the_hand_once_the_partner_has_played(bot, make_table):
+    """Briscola in four: after a look at the partner's hand, the hand message shows those cards
+    until the partner plays a card."""
+    table = make_table(4)
+    await table.start("briscola", 4)
+    live = await bot.svc.games.get(table.game_id)
+    rng = random.Random(2)
+    for _ in range(200):
+        if "peek" in live.game.legal_actions(live.game.current_seat):
+            break
+        await table.play_one(rng)
+    else:
+        pytest.skip("no look in this game")
+    seat = live.game.current_seat
+    user = table.users[seat]
+    peek = next(text for text, d in table.hand_message(user).buttons if d.endswith(":peek"))
+    await table.press(user, table.hand_message(user), peek)
+    shown = t("briscola-partner-hand", cards="").split(":")[0]
+    assert shown in table.hand_message(user).text
+    partner = (seat + 2) % 4
+    while live.game.current_seat != partner:
+        await table.play_one(rng)
+    assert shown in table.hand_message(user).text  # the partner has not played yet
+    partner_hand = table.hand_message(table.users[partner])
+    card = next(d for _, d in partner_hand.buttons if not d.endswith(":peek"))
+    await bot.feed(table.fake.press(table.users[partner], partner_hand, card))
+    assert shown not in table.hand_message(user).text
+
+
+async def test_table_command_brings_the_table_to_the_bottom(bot, make_table, fake):
+    """/tavolo sends the table anew at the bottom of the group and deletes the old one; in
+    private it says where the table is; in a group without a game it says so."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    old = table.table()
+    await bot.feed(fake.send_text(table.users[1], table.group, "hello"))
+    await bot.feed(fake.send_text(table.users[1], table.group, "/tavolo"))
+    new = table.table()
+    assert new.message_id > old.message_id and old.deleted
+    assert fake.last_message(table.group) is new
+    await bot.feed(fake.send_text(table.users[0], table.users[0], "/tavolo"))
+    assert fake.last_message(table.users[0]).text == t("table-command-private")
+    other = make_table(1, title="Vuoto")
+    await bot.feed(fake.send_text(other.users[0], other.group, "/table"))
+    assert fake.last_message(other.group).text == t("table-command-none")
