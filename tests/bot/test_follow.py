@@ -11,9 +11,9 @@ import pytest
 from telegram import Update
 
 import engine
-from bot.callbacks import action_callback
+from bot.core.callbacks import action_callback
+from bot.core.settings import Settings
 from bot.games import offered_kinds, ui_for
-from bot.settings import Settings
 from tests.bot.conftest import Table, cards_shown, t
 
 GAMES = [(kind, n) for kind, n in (("briscola", 2), ("briscola", 4)) if kind in offered_kinds()]
