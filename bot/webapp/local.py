@@ -198,7 +198,7 @@ class LocalServer:
         svc.renderer = LocalRenderer(svc)
         computers = Computers(svc, computer_pause, computer_budget_ms)
         tables = WebTables(svc)
-        svc.listeners += [computers.on_change, tables.on_change]
+        svc.listeners += [tables.on_change, computers.on_change]
         local = LocalTable(svc, tr.resolve(lang))
         routes = [
             Route("/api/local/options", local.options),

@@ -100,7 +100,8 @@ async def setup(application: Application, svc: Services) -> None:
         )
         return
     tables = WebTables(svc)
-    svc.listeners.append(tables.on_change)
+    # First of the listeners: the pages get the move before timers and the like write theirs.
+    svc.listeners.insert(0, tables.on_change)
     web = WebApp(svc, tables, telegram_auth(settings.token, settings.webapp_max_age))
     config = uvicorn.Config(
         web.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
