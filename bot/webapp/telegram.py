@@ -6,7 +6,8 @@ buttons in private chats only).
 
 The server is uvicorn's, started as a task in ``post_init`` and stopped in ``post_stop`` (as
 python-telegram-bot's custom webhook example shares one loop between the bot and a web
-server); the signals stay the bot's.
+server); the signals stay the bot's. It listens on a port of its own
+(``WEBAPP_LISTEN``:``WEBAPP_PORT``), not on the webhook's.
 """
 
 from __future__ import annotations
