@@ -60,24 +60,12 @@ async def serve(port: int, db: str, tables: int) -> None:
 
     from bot.app import LOCALES_DIR
     from bot.core.i18n import Translator
-    from bot.core.live import Games
-    from bot.core.messenger import Messenger
-    from bot.core.services import Services, Users
-    from bot.core.storage import Storage
-    from bot.webapp.local import LocalRenderer
+    from bot.webapp.local import offline_services
     from bot.webapp.server import WebApp, telegram_auth
     from bot.webapp.tables import WebTables
 
-    storage = await Storage.open(db)
-    svc = Services(
-        storage=storage,
-        tr=Translator(LOCALES_DIR),
-        games=Games(storage),
-        users=Users(storage),
-        messenger=Messenger(None),
-        bot_username="bench",
-    )
-    svc.renderer = LocalRenderer(svc)
+    svc = await offline_services(db, Translator(LOCALES_DIR), "bench")
+    storage = svc.storage
     web_tables = WebTables(svc)
     svc.listeners.append(web_tables.on_change)
     ids = []

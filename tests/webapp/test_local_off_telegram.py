@@ -12,15 +12,11 @@ import pytest
 
 from bot.app import LOCALES_DIR
 from bot.core.i18n import Translator
-from bot.core.live import Games
-from bot.core.messenger import Messenger
-from bot.core.services import Services, Users
-from bot.core.storage import Storage
 from bot.table import play
 from bot.timers import turns as timers_module
 from bot.timers.turns import IDLE_CLOSE, LOBBY_TTL
 from bot.webapp import LOCAL_CHAT
-from bot.webapp.local import LocalTable
+from bot.webapp.local import LocalTable, offline_services
 from tests.bot.conftest import BotRunner
 from tests.fake_telegram import FakeTelegram
 
@@ -36,15 +32,8 @@ class Unsent:
 
 async def local_game(path) -> int:
     """A local Cirulla played past its first deal, its result left in the outbox."""
-    storage = await Storage.open(path)
-    svc = Services(
-        storage=storage,
-        tr=Translator(LOCALES_DIR),
-        games=Games(storage),
-        users=Users(storage),
-        messenger=Messenger(None),
-        bot_username="local",
-    )
+    svc = await offline_services(path, Translator(LOCALES_DIR))
+    storage = svc.storage
     svc.renderer = Unsent()
     game_id = await LocalTable(svc, "it").start("cirulla", 2, "easy", seed=3)
     live = await svc.games.get(game_id)
