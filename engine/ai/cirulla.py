@@ -321,16 +321,18 @@ def ending(
         return None
     g = game.sample(side, random.Random(0))  # nothing is left to chance
     best, best_v = legal[0], -1e9
-    for code in sorted(legal, key=lambda c: -score(seen_from_view(view), c)):
-        v = _search(g.copy(), code, side)
+    seen = seen_from_view(view)
+    for code in sorted(legal, key=lambda c: -score(seen, c)):
+        v = _search(g.copy(), code, side, best_v)
         if v > best_v:
             best, best_v = code, v
     return best
 
 
-def _search(g: Cirulla, code: str, side: int) -> float:
+def _search(g: Cirulla, code: str, side: int, alpha: float = -math.inf) -> float:
     """The worth to ``side`` of playing ``code`` in ``g`` (changed in place), both sides then
-    playing their best."""
+    playing their best; at most ``alpha`` when it is no more than ``alpha`` (a move that does
+    no better than one searched already is not searched to its exact worth)."""
 
     def expand(node: tuple[Cirulla, list[dict[str, Any]]]) -> Any:
         g, events = node
@@ -345,7 +347,7 @@ def _search(g: Cirulla, code: str, side: int) -> float:
             return worth(g.scores[side] - g.scores[1 - side])
         return g.current == side, game_children(g)
 
-    return alpha_beta((g, g.play(g.current, code)), expand)
+    return alpha_beta((g, g.play(g.current, code)), expand, alpha)
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
