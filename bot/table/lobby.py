@@ -304,7 +304,7 @@ async def _start(svc: Services, live: LiveGame, user_id: int) -> str | None:
 
 async def cancel_game(svc: Services, live: LiveGame) -> bool:
     """Cancel a lobby or a game in progress (caller holds the game's lock)."""
-    within = svc.result_writer(live) if live.game is not None else None
+    within = svc.result_writer(live, live.game) if live.game is not None else None
     if not await svc.storage.cancel_game(live.game_id, within=within):
         return False
     live.row.status = "cancelled"
