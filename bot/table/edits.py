@@ -326,12 +326,14 @@ class Renderer:
                 return events[i + 1 :]
         return events
 
-    def _unseen(self, live: LiveGame) -> list[dict]:
-        """The moves made since the table's latest version and before the latest action (which
-        ended a deal: its result shows that action's own moves), as the result draws them."""
+    def _unseen(self, live: LiveGame, before: int) -> list[dict]:
+        """The moves of a deal made since the table's latest version and before the action
+        that ended it (its result shows that action's own moves; ``before``: the event serial
+        that action started at), as the result draws them. Several results may wait for one
+        edit (deals played inside one edit window): each opens with its own deal's moves."""
         drawn = self._table_serials.get(live.game_id, (live.serial, live.serial))[1]
         events = live.events_since(drawn)
-        events = events[: max(0, len(events) - len(live.last_events))]
+        events = events[: max(0, len(events) - (live.serial - before))]
         ui = ui_for(live.row.kind)
         for i in range(len(events) - 1, -1, -1):
             if events[i]["type"] in ui.announced:
@@ -443,10 +445,13 @@ class Renderer:
         items = await self.svc.storage.outbox(live.game_id)
         for n, item in enumerate(items):
             events = item.payload["events"]
-            if n == len(items) - 1 and live.active_or_over:
+            before = item.payload.get("serial")
+            if before is None and n == len(items) - 1:  # queued by an older version
+                before = live.serial - len(live.last_events)
+            if before is not None and live.active_or_over:
                 # Moves the table never showed (the deal ended inside its edit window) open
                 # the result, so that every card played is seen.
-                events = self._unseen(live) + events
+                events = self._unseen(live, before) + events
             content = screens.announcement_screen(self.svc.tr, live, events, item.payload["view"])
             old = row.table_message_id
             if old is not None and self.svc.messenger.latest.get(row.chat_id) == old:

@@ -93,7 +93,10 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
         shown = [e for e in events if e["type"] in ui.announced or e["type"] in ui.closing]
         if forced:
             shown.insert(0, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
-        announcements.append(("announce", {"events": shown, "view": game.view(None)}))
+        # ``serial``: where the deal's own events end, so that the result can open with the
+        # moves the table never showed however many results wait (``Renderer._unseen``).
+        payload = {"events": shown, "view": game.view(None), "serial": live.serial}
+        announcements.append(("announce", payload))
     result = (game.winners, game.scores) if game.is_over else None
     try:
         await svc.storage.record_actions(

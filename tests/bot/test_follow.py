@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import pytest
 from telegram import Update
@@ -14,9 +15,13 @@ import engine
 from bot.core.callbacks import action_callback
 from bot.core.settings import Settings
 from bot.games import offered_kinds, ui_for
-from tests.bot.conftest import Table, cards_shown, t
+from tests.bot.conftest import TR, Table, cards_shown, t
 
-GAMES = [(kind, n) for kind, n in (("briscola", 2), ("briscola", 4)) if kind in offered_kinds()]
+GAMES = [
+    (kind, n)
+    for kind, n in (("briscola", 2), ("briscola", 4), ("cirulla", 2), ("belota", 4))
+    if kind in offered_kinds()
+]
 DEFAULT_WINDOW = Settings.model_fields["group_edit_window"].default
 
 
@@ -61,15 +66,73 @@ def the_button(table: Table, live, data: str):
     return hand if any(d == data for _, d in hand.buttons) else None
 
 
+def _pattern(lang: str, msg_id: str, **slots: str) -> re.Pattern[str]:
+    """A text of the bot as a regular expression: each named placeable matches ``slots``."""
+    marks = {name: f"\x00{i}\x00" for i, name in enumerate(slots)}
+    pattern = re.escape(TR.get(lang, msg_id, **marks))
+    for name, mark in marks.items():
+        pattern = pattern.replace(re.escape(mark), f"(?P<{name}>{slots[name]})", 1)
+    return re.compile(pattern)
+
+
+class Reader:
+    """Reads the group's messages of a game as a player does: which deal a version is about
+    (its title) and which cards it shows being played (the lines of the running log, of the
+    last trick or capture, and of a result's last plays; not the cards lying on the table, the
+    ones taken, the turned or trump card)."""
+
+    def __init__(self, kind: str, lang: str) -> None:
+        self.kind = kind
+        self.faces = ui_for(kind).faces
+        deal = _pattern(lang, f"{kind}-deal-name", deal=r"\d+").pattern.replace("?P<deal>", "")
+        self.titles = [_pattern(lang, "table-title", title=".+?", deal=deal)]
+        self.titles += [
+            _pattern(lang, msg_id, deal=r"\d+")
+            for msg_id in ("cirulla-count-title", "belota-sheet-title")
+            if msg_id.startswith(kind)
+        ]
+        if kind == "cirulla":
+            self.plays = [
+                _pattern(lang, "cirulla-laid", player=".+?", card=r"\S+"),
+                _pattern(lang, "cirulla-captured", player=".+?", card=r"\S+", cards=".+"),
+            ]
+        else:
+            self.plays = [
+                _pattern(lang, f"{kind}-trick", cards=".+"),
+                _pattern(lang, f"{kind}-last-trick", winner=".+?", cards=".+?", points=r"\d+"),
+            ]
+
+    def deal(self, text: str) -> int | None:
+        """The deal a message is about, from its title (None: it does not say)."""
+        first = text.split("\n")[0]
+        for title in self.titles:
+            found = title.search(first)
+            if found:
+                return int(next(g for g in found.groups()[::-1] if g and g.isdigit()))
+        return None
+
+    def played(self, text: str) -> set[str]:
+        """The cards a message shows being played."""
+        cards: set[str] = set()
+        for line in text.split("\n"):
+            for play in self.plays:
+                found = play.search(line)
+                if found:
+                    shown = found.group("card" if "card" in play.groupindex else "cards")
+                    cards |= cards_shown(shown, self.faces)
+        return cards
+
+
 @pytest.mark.parametrize(("kind", "players"), GAMES)
 async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_every_card(
     bot, make_table, kind, players
 ):
     """With the group edit window at its default and players pressing as soon as their ping
-    shows: every card played appears in a version of the group's table (or in the deal's
-    result) sent after it was played; each human turn sends exactly one new private message to
-    that player; at the end each private chat holds one hand message of the game, without
-    buttons, and no reminder."""
+    shows (faster than any group: several Cirulla deals fit in one edit window): every card
+    played appears as played in a version of the group's table, or in the deal's result, about
+    its deal and sent after it was played, and no message shows another deal's plays; each
+    human turn sends exactly one new private message to that player; at the end each private
+    chat holds one hand message of the game, without buttons, and no reminder."""
     table = make_table(players)
     await table.start(kind, players)
     bot.svc.renderer.window = DEFAULT_WINDOW
@@ -78,7 +141,7 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
     start = len(table.fake.calls)  # the first turn's ping is the hand every player got
     turns = dict.fromkeys(table.user_ids, 0)
     seen = set()
-    played_at: list[tuple[str, int]] = []  # (card, index in the call log when it was played)
+    played_at: list[tuple[int, str, int]] = []  # (deal, card, index in the call log)
     rng = random.Random(f"follow{kind}{players}")
     pack = engine.GAMES[kind].pack
 
@@ -98,6 +161,7 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
         await until(table, lambda d=data: the_button(table, live, d) is not None, "the ping")
         message = the_button(table, live, data)
         moves = live.game.move_number
+        deal = live.game.view(None)["deal"]
         update = table.fake.press(table.users[seat], message, data)
         pressed = len(table.fake.calls)  # the bot may edit the table before the press returns
         await bot.app.process_update(Update.de_json(update, bot.app.bot))
@@ -106,21 +170,25 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
         actions = await bot.svc.storage.actions(live.game_id)
         for _, code in actions[moves:]:
             if code[:2] in pack:
-                played_at.append((code[:2], pressed))
+                played_at.append((deal, code[:2], pressed))
         count_turn()
     await bot.svc.renderer.flush()
 
-    faces = ui_for(kind).faces
+    reader = Reader(kind, table.lang)
     group_texts = [
-        (n, params["text"])
+        (n, reader.deal(params["text"]), reader.played(params["text"]))
         for n, (method, params) in enumerate(table.fake.calls)
         if method in ("sendMessage", "editMessageText") and params["chat_id"] == table.group["id"]
     ]
-    for k, (card, at) in enumerate(played_at):
-        again = next((a for c, a in played_at[k + 1 :] if c == card), len(table.fake.calls))
+    for deal, card, at in played_at:
         assert any(
-            at <= n < again and card in cards_shown(text, faces) for n, text in group_texts
-        ), (kind, card, k)
+            n >= at and d in (deal, None) and card in shown for n, d, shown in group_texts
+        ), (kind, deal, card)
+    by_deal: dict[int, set[str]] = {}
+    for deal, card, _ in played_at:
+        by_deal.setdefault(deal, set()).add(card)
+    for n, deal, shown in group_texts:  # a message shows the plays of its own deal only
+        assert deal is None or shown <= by_deal.get(deal, set()), (kind, n, deal)
     for user in table.users:
         alive = [m for m in table.fake.messages(user) if not m.deleted]
         hands = [m for m in alive if m.text.startswith(f"🃏 {table.group['title']} ·")]
