@@ -13,8 +13,10 @@ from telegram import Update
 
 import engine
 from bot.core.callbacks import action_callback
+from bot.core.live import LiveGame
 from bot.core.settings import Settings
 from bot.games import offered_kinds, ui_for
+from bot.table import play, screens
 from tests.bot.conftest import TR, Table, cards_shown, t
 
 GAMES = [
@@ -115,10 +117,10 @@ class Reader:
         """The cards a message shows being played."""
         cards: set[str] = set()
         for line in text.split("\n"):
-            for play in self.plays:
-                found = play.search(line)
+            for line_pattern in self.plays:
+                found = line_pattern.search(line)
                 if found:
-                    shown = found.group("card" if "card" in play.groupindex else "cards")
+                    shown = found.group("card" if "card" in line_pattern.groupindex else "cards")
                     cards |= cards_shown(shown, self.faces)
         return cards
 
@@ -270,3 +272,132 @@ async def test_table_command_brings_the_table_to_the_bottom(bot, make_table, fak
     other = make_table(1, title="Vuoto")
     await bot.feed(fake.send_text(other.users[0], other.group, "/table"))
     assert fake.last_message(other.group).text == t("table-command-none")
+
+
+async def _held(bot, table: Table) -> LiveGame:
+    """The game of ``table`` with the group's edit window so long that nothing a test does
+    reaches the table until ``flush``; returns the live game. Actions go through
+    ``play.perform`` (the path of a press after its checks), so no test waits on the window."""
+    bot.svc.renderer.window = 3600.0
+    return await bot.svc.games.get(table.game_id)
+
+
+def group_edits(table: Table, start: int) -> list[str]:
+    """The texts the bot sent or edited in the group since call ``start``."""
+    return [
+        params["text"]
+        for method, params in table.fake.calls[start:]
+        if method in ("sendMessage", "editMessageText") and params["chat_id"] == table.group["id"]
+    ]
+
+
+def _first(game: engine.Game, wanted) -> str | None:
+    """The first legal action of the player to act whose events (tried on a copy) satisfy
+    ``wanted``."""
+    seat = game.current_seat
+    for code in game.legal_actions(seat):
+        if wanted(game.copy().play(seat, code)):
+            return code
+    return None
+
+
+async def test_a_scopa_inside_one_edit_window_is_on_the_table(bot, make_table):
+    """Cirulla: a scopa, then the next player's card, both inside one edit window: the one
+    table version that shows them names the scopa."""
+    table = make_table(2)
+    await table.start("cirulla", 2)
+    live = await _held(bot, table)
+
+    def scopa(events):
+        return any(e["type"] == "scopa" for e in events) and not any(
+            e["type"] in ui_for("cirulla").announced for e in events
+        )
+
+    def quiet(events):  # a card that neither sweeps nor ends the deal
+        return not any(
+            e["type"] in ui_for("cirulla").announced or e["type"] == "scopa" for e in events
+        )
+
+    for _ in range(200):
+        code = _first(live.game, scopa)
+        if code is not None:
+            break
+        await play.perform(bot.svc, live, live.game.current_seat, _first(live.game, quiet))
+    else:
+        pytest.skip("no scopa in this game")
+    await bot.svc.renderer.flush()
+    start = len(table.fake.calls)
+    sweeper = live.game.current_seat
+    await play.perform(bot.svc, live, sweeper, code)
+    await play.perform(bot.svc, live, live.game.current_seat, _first(live.game, quiet))
+    assert group_edits(table, start) == []  # held by the window
+    await bot.svc.renderer.flush()
+    edits = group_edits(table, start)
+    assert len(edits) == 1
+    name = f"<b>{screens.esc(table.users[sweeper]['first_name'])}</b>"
+    assert t("cirulla-scopa", player=name) in edits[0] or (
+        t("cirulla-scopa-ace", player=name) in edits[0]
+    )
+
+
+async def test_a_buona_inside_one_edit_window_is_on_the_table(bot, make_table):
+    """Cirulla: a knock for a buona, the knocker's card and the next player's card inside one
+    edit window: the table version that shows them shows the buona and its cards."""
+    bot.svc.new_seed = lambda: 1  # the second player holds a buona in the first deal
+    table = make_table(2)
+    await table.start("cirulla", 2)
+    live = await _held(bot, table)
+    seat = live.game.current_seat
+    assert "knock" in live.game.legal_actions(seat)
+    start = len(table.fake.calls)
+    await play.perform(bot.svc, live, seat, "knock")
+    buona = live.game.view(None)["buone"][0]
+    for _ in range(2):
+        await play.perform(
+            bot.svc,
+            live,
+            live.game.current_seat,
+            live.game.legal_actions(live.game.current_seat)[-1],
+        )
+    assert group_edits(table, start) == []
+    await bot.svc.renderer.flush()
+    edits = group_edits(table, start)
+    assert len(edits) == 1
+    ctx = screens.make_ctx(TR, "it", live)
+    line = t(
+        "cirulla-buona",
+        player=ctx.name(seat),
+        buona=ui_for("cirulla").buona_name(ctx, buona),
+        points=buona["points"],
+        cards=ctx.cards(buona["cards"]),
+    )
+    assert line in edits[0]
+
+
+async def test_a_belota_declaration_inside_one_edit_window_is_on_the_table(bot, make_table):
+    """Belòta: a declaration, the declarer's card and the next player's card inside one edit
+    window: the table version that shows them shows the declaration."""
+    bot.svc.new_seed = lambda: 0  # after a take at the first word, the leader declares
+    table = make_table(4)
+    await table.start("belota", 4)
+    live = await _held(bot, table)
+    await play.perform(bot.svc, live, live.game.current_seat, "take")
+    while live.game.view(None)["phase"] == "bidding":
+        await play.perform(bot.svc, live, live.game.current_seat, "pass")
+    await bot.svc.renderer.flush()  # the table as the bidding ends
+    seat = live.game.current_seat
+    assert "declare" in live.game.legal_actions(seat)
+    start = len(table.fake.calls)
+    await play.perform(bot.svc, live, seat, "declare")
+    for _ in range(2):
+        s = live.game.current_seat
+        await play.perform(bot.svc, live, s, live.game.legal_actions(s)[0])
+    assert group_edits(table, start) == []
+    await bot.svc.renderer.flush()
+    edits = group_edits(table, start)
+    assert len(edits) == 1
+    ctx = screens.make_ctx(TR, "it", live)
+    declared = live.game.view(None)["declarations"][seat]
+    ui = ui_for("belota")
+    shown = "; ".join(f"{ui.declaration_name(ctx, d)} {ctx.cards(d['cards'])}" for d in declared)
+    assert t("belota-declared", player=ctx.name(seat), declarations=shown) in edits[0]
