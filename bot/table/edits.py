@@ -401,7 +401,7 @@ class Renderer:
                 else:
                     mid = await self.svc.messenger.show(user_id, seat_row.hand_message_id, content)
             except Forbidden:
-                await self._private_closed(live, user_id, seat_row.name)
+                await self.private_closed(live, user_id, seat_row.name)
                 continue
             if mid != seat_row.hand_message_id:
                 seat_row.hand_message_id = mid
@@ -423,8 +423,9 @@ class Renderer:
                 await messenger.show(user_id, old, Content(self.svc.tr.get(lang, "hand-moved")))
         return mid
 
-    async def _private_closed(self, live: LiveGame, user_id: int, name: str) -> None:
-        """A player blocked the bot (or never opened the chat): tell the group how to fix it."""
+    async def private_closed(self, live: LiveGame, user_id: int, name: str) -> None:
+        """A player blocked the bot (or never opened the chat): no more pings or hands for them
+        in private, and the group is told how to fix it (the table names them on their turn)."""
         await self.svc.users.set_private_open(user_id, False)
         live.blocked_notified.add(user_id)
         if live.row.status != "active":

@@ -401,3 +401,48 @@ async def test_a_belota_declaration_inside_one_edit_window_is_on_the_table(bot, 
     ui = ui_for("belota")
     shown = "; ".join(f"{ui.declaration_name(ctx, d)} {ctx.cards(d['cards'])}" for d in declared)
     assert t("belota-declared", player=ctx.name(seat), declarations=shown) in edits[0]
+
+
+@pytest.mark.parametrize("when", ["before the start", "during the game"])
+async def test_a_player_the_bot_cannot_reach_in_private_is_named_on_the_table_not_pinged(
+    bot, make_table, when
+):
+    """A player who blocked the bot (403 in private) gets no ping and no hand message; on their
+    turn the table says, with 📵, that they play from the group; once they have played, the
+    mark goes with the turn."""
+    table = make_table(2)
+    victim = table.users[1]
+    if when == "before the start":
+        await table.seat_everybody("briscola", 2)
+        await bot.feed(table.fake.block(victim))
+        await table.press(table.users[0], table.lobby(), t("btn-start"))
+    else:
+        await table.start("briscola", 2)
+        await bot.feed(table.fake.block(victim))
+    live = await bot.svc.games.get(table.game_id)
+    rng = random.Random(3)
+    name = victim["first_name"]  # messages read as shown: their HTML rendered
+    mark = t("table-unreachable", player=name)
+    start = len(table.fake.calls)
+    for _ in range(6):
+        if table.user_ids[live.game.current_seat] == victim["id"]:
+            assert mark in table.table().text
+            code = live.game.legal_actions(live.game.current_seat)[0]
+            await play.perform(bot.svc, live, live.game.current_seat, code)
+            await bot.svc.renderer.drain()
+        else:
+            assert mark not in table.table().text
+            user = table.users[live.game.current_seat]
+            hand = table.hand_message(user)
+            await bot.feed(table.fake.press(user, hand, rng.choice(hand.buttons)[1]))
+    assert not [
+        p
+        for m, p in table.fake.calls[start:]
+        if m == "sendMessage" and p["chat_id"] == victim["id"]
+    ]
+    notices = [
+        m
+        for m in table.group_messages()
+        if t("notice-private-closed", player=name, bot="@TavolataBot") == m.text
+    ]
+    assert len(notices) == 1  # the group was told once how to fix it
