@@ -446,3 +446,54 @@ async def test_a_player_the_bot_cannot_reach_in_private_is_named_on_the_table_no
         if t("notice-private-closed", player=name, bot="@TavolataBot") == m.text
     ]
     assert len(notices) == 1  # the group was told once how to fix it
+
+
+async def test_belota_bids_from_the_hand_or_from_the_table_make_the_same_game(bot, make_table):
+    """The same deal bid twice with the same words, once every bid pressed on the bidder's hand
+    message and once on the group's table: the same action log and the same table. While
+    bidding, every hand shows the turned card, what each player said, whose word it is (the
+    bidder's own: «Tocca a te») and the match score."""
+    ui = ui_for("belota")
+    outcomes = []
+    for where in ("hand", "table"):
+        bot.svc.new_seed = lambda: 7
+        table = make_table(4)
+        await table.start("belota", 4)
+        live = await bot.svc.games.get(table.game_id)
+        rng = random.Random(5)
+        for _ in range(16):
+            view = live.game.view(None)
+            if view["phase"] != "bidding":
+                break
+            seat = live.game.current_seat
+            ctx = screens.make_ctx(TR, "it", live)
+            plain = screens.make_ctx(TR, "it", live)
+            plain.names = [u["first_name"] for u in table.users]  # as the chat shows them
+            for other, user in enumerate(table.users):
+                hand = table.hand_message(user).text
+                assert t("belota-turned", card=ctx.card(view["turned"])) in hand
+                if view["bids"]:
+                    said = ", ".join(
+                        f"{plain.names[s]} {ui._bid_word(plain, view, bid)}"
+                        for s, bid in view["bids"]
+                    )
+                    assert t("belota-bids", bids=said) in hand
+                whose = (
+                    t("hand-your-turn")
+                    if other == seat
+                    else t("belota-word", player=plain.names[seat])
+                )
+                assert whose in hand
+                assert ui.scores_line(plain, view).replace("<b>", "").replace("</b>", "") in hand
+            legal = live.game.legal_actions(seat)
+            i = rng.randrange(len(legal))
+            data = action_callback(live.game_id, live.game.move_number, legal[i], i)
+            user = table.users[seat]
+            message = table.hand_message(user) if where == "hand" else table.table()
+            assert data in [d for _, d in message.buttons], where
+            update = table.fake.press(user, message, data)
+            await bot.feed(update)
+            assert not table.fake.answered(update).get("show_alert")
+        assert live.game.view(None)["phase"] != "bidding"
+        outcomes.append((await bot.svc.storage.actions(live.game_id), table.table().text))
+    assert outcomes[0] == outcomes[1]
