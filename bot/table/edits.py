@@ -506,9 +506,9 @@ class Renderer:
     @staticmethod
     def _needs(live: LiveGame, seat: int, content: Content) -> tuple:
         """What a player who is not to act needs their hand message to show right: its buttons
-        (the turn's go when it ends), the state of the game, the deal and its phase (a new
-        deal's cards, Belòta's bidding or play), whether they hold cards, and whether it shows
-        the partner's cards (which go once out of date)."""
+        (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
+        bidding or play), their own cards, and whether it shows the partner's cards (which go
+        once out of date). Other players' moves, bids and the scores are on the table."""
         game = live.game
         view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
         return (
@@ -517,7 +517,7 @@ class Renderer:
             game.is_over,
             game.deal_number,
             view.get("phase"),
-            bool(view["hand"]),
+            tuple(view["hand"]),
             view.get("partner_hand") is not None,
         )
 
