@@ -151,12 +151,12 @@ class Renderer:
                     # place before it is drawn (so it shows the latest state), and a change
                     # meanwhile sends this task back to the top for its ping.
                     if game_id in self._waiting_due:
-                        if not await self._my_turn(wake):
-                            continue
                         self._waiting_due.discard(game_id)
                         stage = self._waiting_due
                         with later():
-                            await self.render_private(game_id, waiting=True)
+                            await self.render_private(game_id, waiting=True, wake=wake)
+                        if game_id in self._waiting_due:
+                            continue  # a change came first
                     stage = self._group_dirty
                     if not await self._delete_obsolete(game_id, wake):
                         continue
@@ -293,14 +293,18 @@ class Renderer:
         await self.render_private(game_id)
         await self.render_group(game_id)
 
-    async def render_private(self, game_id: int, waiting: bool | None = None) -> None:
+    async def render_private(
+        self, game_id: int, waiting: bool | None = None, wake: asyncio.Event | None = None
+    ) -> None:
         """Make the hand messages of a game show what their players need: the player to act
-        (``waiting`` False), the others (True), or everybody (None)."""
+        (``waiting`` False), the others (True), or everybody (None). With ``wake``, each edit
+        of a waiting hand waits for its place in the budget, and a change of the game first
+        leaves the rest for the next pass."""
         live = await self.svc.games.get(game_id)
         if live is None or live.game is None:
             return
         live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
-        await self._render_hands(live, waiting)
+        await self._render_hands(live, waiting, wake)
 
     async def render_group(self, game_id: int) -> None:
         """Make the group's messages of a game show its current state: the lobby, or the
@@ -459,7 +463,9 @@ class Renderer:
         self._reminders[(game_id, seat)] = (turn, seconds)
         self.refresh(game_id, group=False)
 
-    async def _render_hands(self, live: LiveGame, waiting: bool | None = None) -> None:
+    async def _render_hands(
+        self, live: LiveGame, waiting: bool | None = None, wake: asyncio.Event | None = None
+    ) -> None:
         actor = live.game.current_seat if live.active else None
         if live.resumed:
             live.resumed = False
@@ -474,6 +480,9 @@ class Renderer:
             if waiting is not None and waiting != (seat_row.seat != actor):
                 continue
             key = (live.game_id, seat_row.seat)
+            if wake is not None and not await self._my_turn(wake):
+                self._waiting_due.add(live.game_id)
+                return
             lang = await self.svc.lang_of(user_id)
             # Read after the last await, under the game's lock: a press being committed has
             # moved the engine on but not yet the turn (``turn_started``), and a ping keyed on
