@@ -9,8 +9,16 @@ are folded into one more pass, so a burst of moves costs one edit, not one per m
 The player to act is pinged: their hand is sent afresh at the bottom of their private chat (a
 message that notifies, unlike an edit) and the old one deleted, once per turn (a quiet action,
 which leaves the same player to act, is no new turn); a turn timer's reminder pings again.
-Other hands are edited in place, and only when what they show changes. Two messages sent to one
-private chat keep ``private_gap`` seconds apart (Telegram: one a second).
+Other hands are edited in place, and only when what their player needs changes (``_needs``:
+their turn's buttons, their own cards, the deal and its phase, the end); other players' moves
+and bids are on the table. Two messages sent to one private chat keep ``private_gap`` seconds
+apart (Telegram: one a second).
+
+When the bot's overall budget of calls is short (``bot.core.fairness.CallBudget``), the ping
+goes first; the edits of waiting hands, the deletions of old hands (those of one private chat
+in one ``deleteMessages``) and the table edits wait for a ``LATER`` place, each drawn only once
+its place has come (so it shows the latest state: the changes made meanwhile fold into it), and
+a change of the game meanwhile sends its task back to the ping.
 
 The table shows every move since its previous version (``table_since``). When a deal ends, the
 table message becomes the deal's result and the next deal's table is sent at the bottom of the
