@@ -8,6 +8,7 @@ is the last card drawn. A deal (raggio) is worth 120 points; 61 wins it, 60-60 i
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
@@ -218,34 +219,130 @@ class Briscola(Game):
     def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
         """``playout`` with uniformly random choices, without building them."""
         random_ = rng.random
-        deal = self.deal
-        n = self.players
-        actions = self.actions
-        finish = self._finish_trick
-        while True:
-            seat = self.turn
-            if seat is None:
+        random_deal = self._random_deal2 if self.players == 2 else self._random_deal
+        while self.turn is not None:
+            deal = self.deal
+            random_deal(random_)
+            if deal_only and self.deal != deal:
                 return
-            hand = self.hands[seat]
-            k = len(hand)
-            if self.peek_open and seat not in self.peeked:
+
+    def _random_deal2(self, random_: Callable[[], float]) -> None:
+        """``_random_deal`` for two players (no look), a whole trick at a time."""
+        trick = self.trick
+        if trick:  # the leader has played: the other player completes the trick
+            self._random_deal(random_)
+            return
+        strength = CARD_STRENGTH
+        card_points = CARD_POINTS
+        hands = self.hands
+        stock = self.stock
+        size = self.stock_size
+        drawn = self.drawn
+        leader = self.leader
+        trump = self.trump
+        points = self.points
+        piles = self.piles
+        append = self.actions.append
+        tricks = self.tricks_played
+        while True:
+            hand = hands[leader]
+            a = hand.pop(int(random_() * len(hand)))
+            other = 1 - leader
+            hand = hands[other]
+            b = hand.pop(int(random_() * len(hand)))
+            append(a)
+            append(b)
+            pts = card_points[a] + card_points[b]
+            if b[1] == a[1]:
+                w = other if strength[b] > strength[a] else leader
+            else:
+                w = other if b[1] == trump else leader
+            points[w] += pts
+            pile = piles[w]
+            pile.append(a)
+            pile.append(b)
+            tricks += 1
+            if drawn < size:
+                hands[w].append(stock[drawn])
+                hands[1 - w].append(stock[drawn + 1])
+                drawn += 2
+            elif not hands[w]:
+                break
+            leader = w
+        self.last = (leader, [a, b], w, pts, size - drawn)
+        self.drawn = drawn
+        self.leader = self.turn = w
+        self.tricks_played = tricks
+        self._score_deal()
+
+    def _random_deal(self, random_: Callable[[], float]) -> None:
+        """Play the current deal out at random and score it: ``_put`` and ``_finish_trick``
+        inline, with the state in local variables, written back before the deal is scored."""
+        n = self.players
+        card_points = CARD_POINTS
+        hands = self.hands
+        stock = self.stock
+        size = self.stock_size
+        drawn = self.drawn
+        trick = self.trick
+        leader = self.leader
+        seat = self.turn
+        assert seat is not None
+        trump = self.trump
+        points = self.points
+        piles = self.piles
+        seat_side = self.seat_side
+        append = self.actions.append
+        peek_rule = self.peek_rule
+        peeked = self.peeked
+        tricks = self.tricks_played
+        last = self.last
+        while True:
+            hand = hands[seat]
+            if peek_rule and self.peek_open and seat not in peeked:
+                k = len(hand)
                 i = int(random_() * (k + 1))
                 if i == k:
                     self._peek(seat)
                     continue
+                c = hand.pop(i)
             else:
-                i = int(random_() * k)
-            # _put, inline (by position).
-            code = hand.pop(i)
-            actions.append(code)
-            trick = self.trick
-            trick.append(code)
+                c = hand.pop(int(random_() * len(hand)))
+            append(c)
+            trick.append(c)
             if len(trick) < n:
-                self.turn = (seat + 1) % n
+                seat += 1
+                if seat == n:
+                    seat = 0
                 continue
-            finish()
-            if deal_only and self.deal != deal:
-                return
+            # The trick is complete: ``_finish_trick``.
+            pts = 0
+            for x in trick:
+                pts += card_points[x]
+            w = (leader + trick_winner(trick, trump)) % n
+            side = seat_side[w]
+            points[side] += pts
+            piles[side] += trick
+            tricks += 1
+            if drawn < size:
+                for j in range(n):
+                    hands[(w + j) % n].append(stock[drawn])
+                    drawn += 1
+                if peek_rule:
+                    self.drawn = drawn
+                    self.peek_open = self.peek_window()
+            last = (leader, trick, w, pts, size - drawn)
+            trick = []
+            leader = seat = w
+            if not hands[w]:
+                break
+        self.trick = trick
+        self.drawn = drawn
+        self.leader = leader
+        self.turn = seat
+        self.tricks_played = tricks
+        self.last = last
+        self._score_deal()
 
     # -- the rules -------------------------------------------------------------------------
     def _check_peek(self, seat: int) -> None:
