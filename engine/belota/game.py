@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from engine.base import Game, register
+from engine.base import Game, register, rules_json
 from engine.cards import PACK_32, SUITS, partner
 from engine.errors import IllegalAction
 from engine.rules import HouseRules
@@ -117,7 +117,7 @@ class Belota(Game):
         self.curu_points: int = rules_.curu_points
         self.dedans: bool = rules_.dedans
         self.multiply_declarations: bool = rules_.multiply_declarations
-        self._rules_json = rules_.model_dump(mode="json")
+        self._rules_json = rules_json(rules_)
         self._scores = [0, 0]
         self.litigiu = 0  # a tied contract team's total, frozen until a hand is won outright
         self.scoresheet: list[dict[str, Any]] = []

@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
-from engine.base import Game, register
+from engine.base import Game, register, rules_json
 from engine.cards import PACK_40
 from engine.cirulla.buone import SCALA_ALTA, Buona, Scoring, contest_rank, hand_buone
 from engine.cirulla.captures import ACE_TAKES_ALL, capture_ids, capture_table
@@ -55,6 +55,13 @@ SAMPLE_TRIES = 200  # deals tried for a sample with no uncalled buona (pairs_con
 TABLE_CARDS = 4
 TURN_CARDS = 3
 MARKS = ("scope", "table", "cirulla", "decino", "scala_alta")
+PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in its order
+# A table's card values (each at its card's value) as one number: 3 bits counting each value.
+# The table is kept in card order, so its values are in ascending order and this number names
+# the tuple of values ``capture_ids`` takes; the captures are cached by it, per
+# ``ace_takes_all_always``.
+VALUE_KEYS = tuple(1 << 3 * (VALUES[c] - 1) for c in range(40))
+_KEYED_CAPTURES: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
 
 
 class CirullaRules(HouseRules):
@@ -143,7 +150,7 @@ class Cirulla(Game):
         # The house rules as plain attributes: the hot path never touches pydantic.
         self.target: int = r.target
         # The house rules agreed at the table are public: the view shows them.
-        self._rules_json = r.model_dump(mode="json")
+        self._rules_json = rules_json(r)
         self.aces_void: bool = r.aces_void
         self.three_voids_lose: bool = r.three_voids_lose
         self.equal_cards_void: bool = r.equal_cards_void
@@ -176,7 +183,6 @@ class Cirulla(Game):
         # The legal actions of the seat to act, by code (None: not worked out yet for this state).
         self._options: dict[str, Any] | None = None
         self._fast: tuple[list[int], list[Any]] | None = None  # the same for ``choices()``
-        self._reset_deal()
         # Events of the first deal (dealt before any action): deal_started, turn_dealt, ...
         self.opening_events: list[dict[str, Any]] = []
         self._new_deal(self.opening_events)
@@ -186,6 +192,8 @@ class Cirulla(Game):
         """Forget the cached captures and buone (benchmarks time cold lookups with it)."""
         capture_table.cache_clear()
         capture_ids.cache_clear()
+        for keyed in _KEYED_CAPTURES:
+            keyed.clear()
         hand_buone.cache_clear()
 
     # -- the contract ----------------------------------------------------------------------
@@ -309,39 +317,125 @@ class Cirulla(Game):
         self._play_card(seat, option, None)
 
     def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
-        """``playout`` with uniformly random choices, without building them."""
+        """``playout`` with uniformly random choices: the option at a uniformly random index of
+        ``_fast_options``, found without building the others, and played as ``_play_card``
+        plays it (inline, without events; a knock goes through ``_apply``)."""
         random_ = rng.random
         deck = self.deck_count
-        apply = self._apply
         matta = self.matta
+        matta_card_value = self.matta_card_value
+        ata = self.ace_takes_all_always
+        values_of = VALUES
+        codes = CODES
+        n = self.players
+        seat_side = self.seat_side
+        append = self.actions.append
+        # The table's values as a number (``VALUE_KEYS``), kept up to date with each card laid
+        # or taken while the table is the same list (a new deal makes a new one).
+        keyed = _KEYED_CAPTURES[ata]
+        key_bits = VALUE_KEYS
+        key_table = None
+        key = 0
         while True:
             seat = self.current
             if seat is None or (deal_only and self.deck_count != deck):
+                self._options = None
+                self._fast = None
                 return
-            # The option at a uniformly random index of ``_fast_options``, building that one
-            # option only.
+            table = self.table
+            if table is not key_table:
+                key_table = table
+                key = 0
+                for c in table:
+                    key += key_bits[c]
             mv = self.matta_value
-            by_value = self._captures()
+            if mv == matta_card_value:
+                value = values_of
+            else:  # the matta at the value a buona gave it
+                value = list(values_of)
+                value[matta] = mv
+            if value is not values_of and matta in table:
+                by_value = capture_ids(tuple([value[c] for c in table]), ata)
+                counts = [len(f) or 1 for f in by_value]
+            else:
+                entry = keyed.get(key)
+                if entry is None:
+                    by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
+                    entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
+                by_value, counts = entry
             hand = self.hands[seat]
-            found = [by_value[mv if card == matta else VALUES[card]] for card in hand]
+            knock_buone = self.knock_buone
             total = 0
-            for f in found:
-                total += len(f) or 1
-            i = int(random_() * (total + 1 if self.knock_buone[seat] else total))
-            option: Any = KNOCK
-            for card, f in zip(hand, found, strict=True):
-                if not f:
-                    if not i:
-                        option = (card, None, None)
-                        break
-                    i -= 1
-                elif i < len(f):
-                    _, idx, how = f[i]
-                    option = (card, idx, how)
+            for card in hand:
+                total += counts[value[card]]
+            if knock_buone[seat]:
+                i = int(random_() * (total + 1))
+                if i == total:
+                    self._apply(seat, KNOCK)
+                    continue
+            else:
+                i = int(random_() * total)
+            j = 0
+            for card in hand:
+                k = counts[value[card]]
+                if i < k:
                     break
+                i -= k
+                j += 1
+            found = by_value[value[card]]
+            del hand[j]
+            knock_buone[seat] = ()
+            if not found:
+                append(codes[card])
+                insort(table, card)
+                key += key_bits[card]
+                self._last = (seat, card, (), None)
+            else:
+                _, idx, how = found[i]
+                if len(idx) == 1:
+                    taken = [table[idx[0]]]
+                    append(codes[card] + ":" + codes[taken[0]])
                 else:
-                    i -= len(f)
-            apply(seat, option)
+                    taken = [table[x] for x in idx]
+                    append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
+                side = seat_side[seat]
+                clears = len(taken) == len(table)
+                if clears:
+                    table.clear()
+                    key = 0
+                else:
+                    for x in reversed(idx):
+                        del table[x]
+                    for c in taken:
+                        key -= key_bits[c]
+                pile = self.piles[side]
+                pile.append(card)
+                pile += taken
+                self.last_capture_side = side
+                self._last = (seat, card, taken, how)
+                if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
+                    self.marks["scope"][side] += 1
+                    self.scores[side] += 1
+                diamonds = card & 3 == DIAMONDS
+                for c in taken:
+                    if c & 3 == DIAMONDS:
+                        diamonds += 1
+                if diamonds:
+                    self.diamonds[side] += diamonds
+                    if self.diamonds[side] == 10:
+                        self._partitone(side, [])
+                        continue
+            plays = self.plays_in_turn = self.plays_in_turn + 1
+            self.current = (seat + 1) % n
+            if plays == self.turn_plays:
+                if self.stock:
+                    self._deal_turn(None)
+                    if self.pairs_contest:
+                        self._call_buone([])
+                else:
+                    self._end_deal(None)
+            elif self.pending_reveals:
+                self._reveal([])
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
@@ -483,7 +577,7 @@ class Cirulla(Game):
 
     # -- dealing ---------------------------------------------------------------------------
     def _reset_deal(self) -> None:
-        """Empty every per-deal pile and mark."""
+        """Empty every per-deal pile and mark (the turn's state follows the first turn dealt)."""
         n = self.players
         sides = len(self.sides)
         self.stock: list[int] = []
@@ -500,22 +594,22 @@ class Cirulla(Game):
         self.matta_value = self.matta_card_value
         # The last card played: seat, card, cards taken, how (``last_play`` shows it).
         self._last: tuple[int, int, Any, str | None] | None = None
-        self._turn_started()
 
-    def _new_deal(self, events: list[dict[str, Any]]) -> None:
+    def _new_deal(self, events: list[dict[str, Any]] | None) -> None:
         """Deal a new deal's first turn and check the table, dealing again while it is void."""
         while True:
             self._reset_deal()
-            self.stock = [INDEX[c] for c in self.next_deck()]
-            events.append({"type": "deal_started", "deal": self.deal, "dealer": self.dealer})
+            self.stock = self.next_deck(PACK_NUMBERS)
+            if events is not None:
+                events.append({"type": "deal_started", "deal": self.deal, "dealer": self.dealer})
             self._deal_turn(events)
             outcome = self._check_table(events)
             if outcome != "void":
                 break
-        if not self.over:
-            self._call_buone(events)
+        if not self.over and self.pairs_contest:
+            self._call_buone([] if events is None else events)
 
-    def _deal_turn(self, events: list[dict[str, Any]]) -> None:
+    def _deal_turn(self, events: list[dict[str, Any]] | None) -> None:
         """Give each player its cards one at a time from seat dealer+1 (and the table, first)."""
         n = self.players
         self.turn += 1
@@ -539,15 +633,16 @@ class Cirulla(Game):
             self.matta_value = self.matta_card_value
         self._turn_started()
         self.current = start % n
-        events.append(
-            {
-                "type": "turn_dealt",
-                "deal": self.deal,
-                "turn": self.turn,
-                "turns": self.turns_per_deal,
-                "table": [CODES[c] for c in self.table],
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "turn_dealt",
+                    "deal": self.deal,
+                    "turn": self.turn,
+                    "turns": self.turns_per_deal,
+                    "table": [CODES[c] for c in self.table],
+                }
+            )
 
     def _turn_started(self) -> None:
         """Per-turn state once the hands are dealt: nothing shown, knocked or called yet."""
@@ -569,8 +664,10 @@ class Cirulla(Game):
         self._options = None
         self._fast: tuple[list[int], list[Any]] | None = None
 
-    def _check_table(self, events: list[dict[str, Any]]) -> str:
+    def _check_table(self, events: list[dict[str, Any]] | None) -> str:
         """The four table cards: partitone, void deal, or the dealer's 15 or 30; else "play"."""
+        if events is None:
+            events = []
         table = self.table
         values = [VALUES[c] for c in table]  # the matta is its own card here
         most = max(values.count(v) for v in values)
@@ -835,11 +932,10 @@ class Cirulla(Game):
         self.plays_in_turn += 1
         self.current = (seat + 1) % self.players
         if self.plays_in_turn == self.turn_plays:
-            if events is None:
-                events = []
             if self.stock:
                 self._deal_turn(events)
-                self._call_buone(events)
+                if self.pairs_contest:
+                    self._call_buone([] if events is None else events)
             else:
                 self._end_deal(events)
         elif self.pending_reveals:
@@ -868,7 +964,7 @@ class Cirulla(Game):
         self._last = None
 
     # -- the end of a deal, of the game ------------------------------------------------------
-    def _end_deal(self, events: list[dict[str, Any]]) -> None:
+    def _end_deal(self, events: list[dict[str, Any]] | None) -> None:
         """Give the table to the last side that captured, count the deal, go on or finish."""
         table = self.table
         if table:
@@ -879,7 +975,9 @@ class Cirulla(Game):
                 side = self.seat_side[self.dealer]
             self.piles[side].extend(table)
             d = sum(1 for c in table if c & 3 == DIAMONDS)
-            events.append({"type": "table_taken", "side": side, "cards": [CODES[c] for c in table]})
+            if events is not None:
+                cards = [CODES[c] for c in table]
+                events.append({"type": "table_taken", "side": side, "cards": cards})
             self.table = []
             if d:
                 self.diamonds[side] += d
@@ -892,19 +990,20 @@ class Cirulla(Game):
         for name in CARD_ITEMS:
             for s, points in enumerate(items[name]):
                 scores[s] += points
-        for name in MARKS:
-            items[name] = list(self.marks[name])
-        events.append(
-            {
-                "type": "deal_scored",
-                "deal": self.deal,
-                "dealer": self.dealer,
-                "items": items,
-                **counts,
-                "points": [sum(v[s] for v in items.values()) for s in sides],
-                "scores": list(scores),
-            }
-        )
+        if events is not None:
+            for name in MARKS:
+                items[name] = list(self.marks[name])
+            events.append(
+                {
+                    "type": "deal_scored",
+                    "deal": self.deal,
+                    "dealer": self.dealer,
+                    "items": items,
+                    **counts,
+                    "points": [sum(v[s] for v in items.values()) for s in sides],
+                    "scores": list(scores),
+                }
+            )
         self.deals_scored += 1
         winner = deal_winner(scores, self.target)
         if winner is not None:
@@ -914,8 +1013,10 @@ class Cirulla(Game):
         self.deal += 1
         self._new_deal(events)
 
-    def _partitone(self, side: int, events: list[dict[str, Any]]) -> None:
+    def _partitone(self, side: int, events: list[dict[str, Any]] | None) -> None:
         """All ten diamonds captured: the side wins the game at once."""
+        if events is None:
+            events = []
         events.append(
             {
                 "type": "partitone",
@@ -927,8 +1028,10 @@ class Cirulla(Game):
         )
         self._finish([side], "partitone", events)
 
-    def _finish(self, sides: list[int], reason: str, events: list[dict[str, Any]]) -> None:
+    def _finish(self, sides: list[int], reason: str, events: list[dict[str, Any]] | None) -> None:
         """End the game, won by ``sides``."""
+        if events is None:
+            events = []
         self.over = True
         self.current = None
         self.winner_seats = sorted(seat for side in sides for seat in self.sides[side])
