@@ -365,15 +365,22 @@ class Cirulla(Game):
                 by_value, counts = entry
             hand = self.hands[seat]
             knock_buone = self.knock_buone
-            total = 0
-            for card in hand:
-                total += counts[value[card]]
             if knock_buone[seat]:
+                total = 0
+                for card in hand:
+                    total += counts[value[card]]
                 i = int(random_() * (total + 1))
                 if i == total:
                     self._apply(seat, KNOCK)
                     continue
+                knock_buone[seat] = ()
+            elif len(hand) == 1:  # the last card of the turn
+                card = hand[0]
+                i = int(random_() * counts[value[card]])
             else:
+                total = 0
+                for card in hand:
+                    total += counts[value[card]]
                 i = int(random_() * total)
             j = 0
             for card in hand:
@@ -384,7 +391,6 @@ class Cirulla(Game):
                 j += 1
             found = by_value[value[card]]
             del hand[j]
-            knock_buone[seat] = ()
             if not found:
                 append(codes[card])
                 insort(table, card)
