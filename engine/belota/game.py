@@ -29,7 +29,7 @@ leaves the turned card with the original taker.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import Field
@@ -184,10 +184,12 @@ class Belota(Game):
         if code not in self._bid_options:
             raise self._bid_refusal(code)
         self.actions.append(code)
-        return self._bid(seat, code)
+        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": code}]
+        self._bid(seat, code, events)
+        return events
 
     # -- dealing ---------------------------------------------------------------------------
-    def _start_deal(self, dealer: int, events: list[dict[str, Any]]) -> None:
+    def _start_deal(self, dealer: int, events: list[dict[str, Any]] | None) -> None:
         """Deal 3 + 2 cards to each player from seat ``dealer+1`` and turn the 21st card."""
         self.deal += 1
         self.dealer = dealer
@@ -210,9 +212,9 @@ class Belota(Game):
         self.multiplier = 1
         self.taker: int | None = None
         self.declarer: int | None = None
-        events.append(
-            {"type": "deal_started", "deal": self.deal, "dealer": dealer, "turned": self.turned}
-        )
+        if events is not None:
+            started = {"type": "deal_started", "deal": self.deal, "dealer": dealer}
+            events.append({**started, "turned": self.turned})
 
     def _serve(self) -> None:
         """Serve the rest: the turned card and 2 more to the taker, 3 to each other player."""
@@ -229,9 +231,8 @@ class Belota(Game):
         self.rest = []
 
     # -- bidding ---------------------------------------------------------------------------
-    def _bid(self, seat: int, code: str) -> list[dict[str, Any]]:
-        """Apply an allowed bid."""
-        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": code}]
+    def _bid(self, seat: int, code: str, events: list[dict[str, Any]] | None) -> None:
+        """Apply an allowed bid (``events`` None: the fast path, which builds no event)."""
         self.bids.append([seat, code])
         stage = self._stage
         if code == "pass":
@@ -244,9 +245,13 @@ class Belota(Game):
                     self._turn = (seat + 1) & 3
             elif stage == SECOND:
                 if spoken == 4:
-                    events.append(
-                        {"type": "deal_annulled", "deal": self.deal, "dealer": self.dealer}
-                    )
+                    if events is not None:
+                        annulled = {
+                            "type": "deal_annulled",
+                            "deal": self.deal,
+                            "dealer": self.dealer,
+                        }
+                        events.append(annulled)
                     self._start_deal((self.dealer + 1) & 3, events)
                 else:
                     self._turn = (seat + 1) & 3
@@ -275,7 +280,6 @@ class Belota(Game):
             self.trump = self.turned[1] if code == "take" else code[6]
             self.taker = self.declarer = seat
             self._set_stage(OVERTURN, (seat + 1) & 3)
-        return events
 
     def _set_stage(self, stage: int, first: int) -> None:
         self._stage = stage
@@ -314,14 +318,16 @@ class Belota(Game):
             "multiplier": self.multiplier,
         }
 
-    def _finish_bidding(self, events: list[dict[str, Any]]) -> None:
+    def _finish_bidding(self, events: list[dict[str, Any]] | None) -> None:
         """Fix the contract, serve the rest, and open the first trick."""
         self._phase = PLAYING
-        contract = self.contract()
-        assert contract is not None
-        events.append({"type": "contract", **contract})
+        if events is not None:
+            contract = self.contract()
+            assert contract is not None
+            events.append({"type": "contract", **contract})
         self._serve()
-        events.append({"type": "cards_served", "taker": self.taker, "turned": self.turned})
+        if events is not None:
+            events.append({"type": "cards_served", "taker": self.taker, "turned": self.turned})
         trump = self.trump
         self._strength = STRENGTH[trump]
         self._points = POINTS[trump]
@@ -501,7 +507,7 @@ class Belota(Game):
         }
         self.trick = []
         if self.tricks_done == 8:
-            self._score_hand([] if events is None else events)
+            self._score_hand(events)
         else:
             self.leader = self._turn = winner
 
@@ -526,7 +532,7 @@ class Belota(Game):
         )
 
     # -- scoring ---------------------------------------------------------------------------
-    def _score_hand(self, events: list[dict[str, Any]]) -> None:
+    def _score_hand(self, events: list[dict[str, Any]] | None) -> None:
         assert self.declarer is not None
         belota_team = None if self.belota_seat is None else self.belota_seat & 1
         result = score_hand(
@@ -546,16 +552,17 @@ class Belota(Game):
         points = result["points"]
         self._scores[0] += points[0]
         self._scores[1] += points[1]
-        scored = {
-            "type": "deal_scored",
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "contract": self.contract(),
-            "tricks": list(self.tricks_won),
-            **result,
-            "scores": list(self._scores),
-        }
-        events.append(scored)
+        if events is not None:
+            scored = {
+                "type": "deal_scored",
+                "deal": self.deal,
+                "dealer": self.dealer,
+                "contract": self.contract(),
+                "tricks": list(self.tricks_won),
+                **result,
+                "scores": list(self._scores),
+            }
+            events.append(scored)
         self.scoresheet.append(
             {
                 "deal": self.deal,
@@ -569,7 +576,8 @@ class Belota(Game):
             self._winners = list(self.sides[winner])
             self._phase = OVER
             self._turn = None
-            events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})
+            if events is not None:
+                events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})
         else:
             self._start_deal((self.dealer + 1) & 3, events)
 
@@ -598,7 +606,7 @@ class Belota(Game):
         """Log and apply a legal action on the fast path."""
         self.actions.append(code)
         if self._phase != PLAYING:
-            self._bid(seat, code)
+            self._bid(seat, code, None)
         elif code == "declare":
             self._legal = None
             self._declare(seat)
@@ -610,27 +618,117 @@ class Belota(Game):
         """``playout`` with uniformly random choices, without building them."""
         random_ = rng.random
         deck = self.deck_count
-        apply = self._apply
-        put = self._put
-        actions = self.actions
+        bid = self._bid
+        append = self.actions.append
         while True:
             seat = self._turn
             if seat is None or (deal_only and self.deck_count != deck):
                 return
             if self._phase == PLAYING:
-                legal = self._legal
-                if legal is None:
-                    legal = self._card_legal(seat)
-                code = legal[int(random_() * len(legal))]
-                if code != "declare":
-                    actions.append(code)
-                    self._legal = None
-                    put(seat, code, None)
-                    continue
+                self._random_hand(random_)
             else:
                 legal = self._bid_options
                 code = legal[int(random_() * len(legal))]
-            apply(seat, code)
+                append(code)
+                bid(seat, code, None)
+
+    def _random_hand(self, random_: Callable[[], float]) -> None:
+        """Play the hand's cards at random and score it: ``_card_legal``, ``_put`` and
+        ``_end_trick`` inline, with the state in local variables written back at the end."""
+        hands = self.hands
+        trick = self.trick
+        played = self.played
+        append = self.actions.append
+        strength = self._strength
+        points = self._points
+        trump = self.trump
+        led = self._led
+        ws = self._win_seat
+        wv = self._win_value
+        seat = self._turn
+        assert seat is not None
+        leader = self.leader
+        can_declare = self._can_declare
+        belota_seat = self.belota_seat
+        belota_cards = self._belota_cards
+        tricks = self.tricks_done
+        card_points = self.card_points
+        tricks_won = self.tricks_won
+        won_cards = self.won_cards
+        self._legal = None
+        while True:
+            hand = hands[seat]
+            if not trick:
+                legal = hand
+            else:
+                follow = [c for c in hand if c[1] == led]
+                if follow:
+                    if led == trump:
+                        # Trump led: beat the highest trump on the table, even the partner's.
+                        legal = [c for c in follow if strength[c] > wv] or follow
+                    else:
+                        legal = follow
+                elif not trump or ws == (seat + 2) & 3:
+                    legal = hand
+                else:
+                    trumps = [c for c in hand if c[1] == trump]
+                    if not trumps:
+                        legal = hand
+                    elif wv >= 8:  # a trump is winning: overtrump, else undertrump
+                        legal = [c for c in trumps if strength[c] > wv] or trumps
+                    else:
+                        legal = trumps
+            if tricks == 0 and can_declare[seat]:
+                i = int(random_() * (len(legal) + 1))
+                if not i:  # "declare" comes first
+                    append("declare")
+                    self._declare(seat)
+                    continue
+                card = legal[i - 1]
+            else:
+                card = legal[int(random_() * len(legal))]
+            append(card)
+            hand.remove(card)
+            played.append(card)
+            trick.append(card)
+            if seat == belota_seat and card in belota_cards:
+                self.belota_played += 1
+            if len(trick) == 1:
+                led = card[1]
+                ws = seat
+                wv = strength[card]
+                seat = (seat + 1) & 3
+                continue
+            suit = card[1]
+            if suit == led or suit == trump:
+                value = strength[card]
+                if value > wv:
+                    ws = seat
+                    wv = value
+            if len(trick) < 4:
+                seat = (seat + 1) & 3
+                continue
+            team = ws & 1
+            trick_points = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
+            card_points[team] += trick_points
+            tricks_won[team] += 1
+            won_cards[team] += trick
+            tricks += 1
+            if tricks == 1:
+                self._settle_declarations([])
+            if tricks == 8:
+                break
+            trick = []
+            leader = seat = ws
+        self.last_trick = {"leader": leader, "cards": trick, "seat": ws, "points": trick_points}
+        self.trick = []
+        self._led = led
+        self._win_seat = ws
+        self._win_value = wv
+        self.tricks_done = tricks
+        self.leader = leader
+        self._turn = ws
+        self._score_hand(None)
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
