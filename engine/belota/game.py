@@ -700,7 +700,7 @@ class Belota(Game):
                 seat = (seat + 1) & 3
                 continue
             suit = card[1]
-            if suit == led or suit == trump:
+            if suit in (led, trump):
                 value = strength[card]
                 if value > wv:
                     ws = seat
