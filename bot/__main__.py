@@ -13,10 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from telegram.error import BadRequest, InvalidToken, NetworkError
@@ -26,6 +27,7 @@ from bot.app import build_application
 from bot.core.intake import ALLOWED_UPDATES
 from bot.core.settings import DatabaseSettings, Settings, settings_error_line
 from bot.core.storage import DatabaseUnusable, SchemaTooNew, Storage, backup
+from bot.core.webhook import run_webhook
 from bot.webapp import local
 
 log = logging.getLogger("bot")
@@ -94,18 +96,21 @@ async def connect(application: Application) -> None:
 def run(settings: Settings, secret: str | None) -> None:
     """Build the application and run it until interrupted (polling or webhook)."""
     application = build_application(settings)
-    asyncio.get_event_loop().run_until_complete(connect(application))
+    loop = asyncio.get_event_loop()
+    sock = None
+    if settings.webhook_url:
+        try:
+            sock = socket.create_server((settings.webhook_listen, settings.port))
+        except OSError as exc:
+            raise StartupError(
+                f"webhook error: cannot listen on {settings.webhook_listen}:{settings.port}"
+                f" ({os.strerror(exc.errno) if exc.errno else exc})"
+            ) from None
+    loop.run_until_complete(connect(application))
     try:
-        if settings.webhook_url:
-            path = urlsplit(settings.webhook_url).path.lstrip("/")
-            application.run_webhook(
-                listen=settings.webhook_listen,
-                port=settings.port,
-                url_path=path,
-                webhook_url=settings.webhook_url,
-                secret_token=secret,
-                allowed_updates=ALLOWED_UPDATES,
-            )
+        if sock is not None and secret is not None:
+            webhook = run_webhook(application, sock, url=settings.webhook_url, secret=secret)
+            loop.run_until_complete(webhook)
         else:
             application.run_polling(allowed_updates=ALLOWED_UPDATES)
     except (SchemaTooNew, DatabaseUnusable) as exc:

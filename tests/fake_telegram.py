@@ -1804,6 +1804,11 @@ class FakeTelegram:
             )
         self.webhook_url = url
         self.webhook_secret = p.get("secret_token") or ""
+        if "allowed_updates" in p:  # as getUpdates: kept until changed
+            allowed = p["allowed_updates"]
+            if not isinstance(allowed, list):
+                raise ApiError(400, "Bad Request: can't parse allowed_updates JSON object")
+            self._allowed_updates = allowed or None
         if p.get("drop_pending_updates"):
             self._pending.clear()
         return True

@@ -37,29 +37,37 @@ ALLOWED_UPDATES = [
 ]
 
 
+def read_update(bot: ExtBot, raw: Any) -> Update | None:
+    """One update as posted or polled; None, logged once, when it cannot be parsed."""
+    try:
+        return Update.de_json(raw, bot)
+    except Exception as exc:  # whatever python-telegram-bot raises on a shape it cannot read
+        failure = exc
+    update_id = raw.get("update_id") if isinstance(raw, dict) else None
+    if not isinstance(update_id, int):
+        log.warning("skipped an update without an id: %.200r", raw)
+        return None
+    kinds = [k for k in raw if k != "update_id"]
+    log.warning(
+        "skipped update %s (%s): it cannot be read (%s: %s)",
+        update_id,
+        ", ".join(kinds) or "empty",
+        type(failure).__name__,
+        str(failure)[:200],
+    )
+    return None
+
+
 def read_updates(bot: ExtBot, result: Any) -> tuple[Update, ...]:
     """``getUpdates``' result as updates, each read on its own: one that cannot be parsed is
     logged once and replaced by an empty update with its id (so the offset moves past it)."""
     updates = []
     for raw in result if isinstance(result, list) else ():
-        try:
-            updates.append(Update.de_json(raw, bot))
-            continue
-        except Exception as exc:  # whatever python-telegram-bot raises on a shape it cannot read
-            failure = exc
-        update_id = raw.get("update_id") if isinstance(raw, dict) else None
-        if not isinstance(update_id, int):
-            log.warning("skipped an update without an id: %.200r", raw)
-            continue
-        kinds = [k for k in raw if k != "update_id"]
-        log.warning(
-            "skipped update %s (%s): it cannot be read (%s: %s)",
-            update_id,
-            ", ".join(kinds) or "empty",
-            type(failure).__name__,
-            str(failure)[:200],
-        )
-        updates.append(Update(update_id))
+        update = read_update(bot, raw)
+        if update is not None:
+            updates.append(update)
+        elif isinstance(raw, dict) and isinstance(raw.get("update_id"), int):
+            updates.append(Update(raw["update_id"]))
     return tuple(updates)
 
 

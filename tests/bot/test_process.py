@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.intake import ALLOWED_UPDATES
 from tests.bot.conftest import t
 from tests.fake_telegram import FakeTelegram
 
@@ -156,28 +157,71 @@ def post_update(port: int, update: dict, headers: dict[str, str]) -> int | None:
         return None
 
 
+def post_raw(port: int, body: bytes, headers: dict[str, str]) -> int | None:
+    """POST any body to the bot's webhook: the HTTP status."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/hook",
+        data=body,
+        headers={"Content-Type": "application/json", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
 def test_webhook_mode_serves_updates_posted_to_the_webhook(tmp_path):
-    """With WEBHOOK_URL the bot registers the webhook and answers updates posted to it."""
+    """With WEBHOOK_URL the bot registers the webhook and answers updates posted to it. An
+    update the library cannot parse is logged once and answered 200 (so Telegram does not post
+    it again), a body that is not JSON gets 400, and the bot goes on."""
     fake = FakeTelegram()
     alice = fake.add_user("Alice", language_code="it")
     port = free_port()
     with fake.serve() as server:
-        bot = start_webhook_bot(tmp_path, fake, server.base_url, port, WEBHOOK_SECRET="s3cret")
+        bot = start_webhook_bot(
+            tmp_path, fake, server.base_url, port, WEBHOOK_SECRET="s3cret", LOG_LEVEL="WARNING"
+        )
         try:
             wait_for("setting the webhook", lambda: fake.webhook_url)
             assert fake.webhook_url == "https://tavolata.example/hook"
-            update = fake.start_private(alice)
+            assert sorted(fake.allowed_updates()) == sorted(ALLOWED_UPDATES)
             token = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
+            unreadable = {"update_id": 4242, "message": {"message_id": 1, "text": "/start"}}
 
-            def post() -> bool:
-                return post_update(port, update, token) == 200
+            def post_unreadable() -> bool:
+                return post_update(port, unreadable, token) == 200
 
-            wait_for("listening on the webhook", post)
+            wait_for("listening on the webhook", post_unreadable)
+            assert post_raw(port, b"{not json", token) == 400
+            assert post_update(port, fake.start_private(alice), token) == 200
             welcome = wait_for("welcoming Alice", lambda: fake.messages(alice))
             assert "Tavolata" in welcome[0].text
         finally:
             err = stop_bot(bot)
-        assert "Traceback" not in err, err
+        assert bot.returncode == 0, err
+    assert "Traceback" not in err and " ERROR " not in err and "CRITICAL" not in err, err
+    skipped = [line for line in err.splitlines() if "skipped update 4242" in line]
+    assert len(skipped) == 1, err
+
+
+def test_a_webhook_port_already_taken_stops_the_start_with_one_line(tmp_path):
+    """Webhook mode on a port another program holds: one line naming the address, exit 2."""
+    fake = FakeTelegram()
+    with socket.create_server(("127.0.0.1", 0)) as taken, fake.serve() as server:
+        port = taken.getsockname()[1]
+        status, err = run_to_exit(
+            tmp_path,
+            fake,
+            server.base_url,
+            WEBHOOK_URL="https://tavolata.example/hook",
+            WEBHOOK_LISTEN="127.0.0.1",
+            PORT=str(port),
+        )
+    assert status == 2, err
+    assert err.strip().splitlines() == [
+        f"webhook error: cannot listen on 127.0.0.1:{port} (Address already in use)"
+    ], err
 
 
 def run_to_exit(tmp_path: Path, fake: FakeTelegram, base_url: str, *args: str, **env: str):
@@ -309,8 +353,6 @@ def test_polling_asks_only_for_handled_updates_and_skips_unreadable_ones(tmp_pat
     """getUpdates asks for the update types the bot handles; an update the library cannot
     parse (a poll_answer without its user, a message without a chat) is logged once and
     skipped, and the update behind it is answered."""
-    from bot.core.intake import ALLOWED_UPDATES
-
     fake = FakeTelegram()
     alice = fake.add_user("Alice", language_code="it")
     with fake.serve() as server:
