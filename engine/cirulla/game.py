@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any, Literal
 
 from pydantic import model_validator
@@ -468,31 +469,39 @@ class Cirulla(Game):
         ``seat`` knows its hand, the table, the captured piles, the hands shown by a knock (or a
         call in a ``pairs_contest``) and how many cards each hand and the stock hold: the other
         hands and the stock are dealt again from the rest, in sorted hands as the engine keeps
-        them, and each hand's buone to knock worked out again. With ``pairs_contest`` a hand
-        whose call is not shown yet is kept as it is (its call names its buona), and the hands
-        dealt again have no buona, as nothing was called for them.
+        them, and each hand's buone to knock worked out again. With ``pairs_contest`` the calls
+        of the turn are public: a hidden hand that called is dealt again with a buona of each
+        kind it called, one that did not call with none, and the calls already shown keep their
+        outcome (scored or beaten); the calls, the contest and the matta's value follow the new
+        hands. (When no such deal turns up in ``SAMPLE_TRIES`` shuffles, the hands whose call is
+        not shown yet are kept as they are.)
         """
         g = self.copy()
         n = self.players
         hidden = [p for p in range(n) if p != seat and not self.shown[p]]
-        if self.pairs_contest:
-            calling = {p for p, _, _ in self.pending_reveals}
-            hidden = [p for p in hidden if p not in calling]
-        pool = [c for p in hidden for c in self.hands[p]] + self.stock
-        if self.pairs_contest and hidden:
-            played = self._played_this_turn()
-            for _ in range(SAMPLE_TRIES):
-                rng.shuffle(pool)
-                if not any(
-                    hand_buone(tuple(sorted(pool[i : i + k] + played[p])), self.matta, self.scoring)
-                    for p, i, k in self._slots(hidden)
-                ):
-                    break
-        else:
+        if not self.pairs_contest or not hidden:
+            pool = [c for p in hidden for c in self.hands[p]] + self.stock
             rng.shuffle(pool)
+        else:
+            played = self._played_this_turn()
+            pool = self._contest_deal(hidden, played, rng)
+            if pool is None:
+                calling = {p for p, _, _ in self.pending_reveals}
+                hidden = [p for p in hidden if p not in calling]
+                pool = [c for p in hidden for c in self.hands[p]] + self.stock
+                matta, scoring = self.matta, self.scoring
+                for _ in range(SAMPLE_TRIES):
+                    rng.shuffle(pool)
+                    if not any(
+                        hand_buone(tuple(sorted(pool[i : i + k] + played[p])), matta, scoring)
+                        for p, i, k in self._slots(hidden)
+                    ):
+                        break
         for p, i, k in self._slots(hidden):
             g.hands[p] = sorted(pool[i : i + k])
         g.stock = pool[sum(len(self.hands[p]) for p in hidden) :]
+        if self.pairs_contest and hidden and self.calls:
+            g._recall(self)
         if not self.pairs_contest:
             k = self.turn_cards
             g.knock_buone = [
@@ -505,6 +514,74 @@ class Cirulla(Game):
         g._fast = None
         g.seed = rng.getrandbits(63)
         return g
+
+    def _contest_deal(
+        self, hidden: list[int], played: list[list[int]], rng: random.Random
+    ) -> list[int] | None:
+        """``pairs_contest``: the hidden hands' cards and the stock dealt again so that the
+        turn's calls come out as the public ones (each seat calling the same kinds, the calls
+        shown with the same outcome), in ``_slots(hidden)`` order then the stock; None when
+        ``SAMPLE_TRIES`` deals give none.
+
+        Each hidden hand that called (it has not played: it would have been shown) is drawn
+        among the sets of its size with a buona of the kinds it called, the rest shuffled,
+        and a deal that breaks any call is drawn again: uniform over the deals that agree."""
+        n = self.players
+        public = [(p, b.kind) for p, b, _ in self.calls]
+        outcome = [(p, counts) for p, _, counts in self.calls if self.shown[p]]
+        cards = [c for p in hidden for c in self.hands[p]] + self.stock
+        kinds = {p: [b.kind for q, b, _ in self.calls if q == p] for p in hidden}
+        matta, scoring = self.matta, self.scoring
+        options = {
+            p: [
+                hand
+                for hand in combinations(sorted(cards), len(self.hands[p]))
+                if [b.kind for b in hand_buone(hand, matta, scoring)] == kinds[p]
+            ]
+            for p in hidden
+            if kinds[p]
+        }
+        if any(not found for found in options.values()):
+            return None
+        whole = [sorted(self.hands[p] + played[p]) for p in range(n)]
+        for _ in range(SAMPLE_TRIES):
+            chosen = {p: rng.choice(found) for p, found in options.items()}
+            taken = [c for hand in chosen.values() for c in hand]
+            if len(set(taken)) < len(taken):
+                continue
+            rest = [c for c in cards if c not in taken]
+            rng.shuffle(rest)
+            pool: list[int] = []
+            for p in hidden:
+                if p in chosen:
+                    pool += chosen[p]
+                else:
+                    k = len(self.hands[p])
+                    pool += rest[:k]
+                    del rest[:k]
+                whole[p] = sorted(pool[len(pool) - len(self.hands[p]) :] + played[p])
+            calls = self._contest(whole)
+            if [(p, b.kind) for p, b, _ in calls] == public and outcome == [
+                (p, counts) for p, _, counts in calls if self.shown[p]
+            ]:
+                return pool + rest
+        return None
+
+    def _recall(self, original: Cirulla) -> None:
+        """``pairs_contest``, in a sample: the turn's calls and the matta's value worked out
+        again from the sampled hands (the hands dealt this turn: held and played)."""
+        played = original._played_this_turn()
+        calls = self._contest([sorted(self.hands[p] + played[p]) for p in range(self.players)])
+        self.calls = calls
+        self.pending_reveals = [c for c in calls if not self.shown[c[0]]]
+        matta_value = original.matta_value
+        if any(b.matta_value is not None for _, b, _ in original.calls):
+            # The matta was in a hand when the turn was dealt, so it had its card's value then.
+            matta_value = self.matta_card_value
+        for _, b, _ in calls:
+            if b.matta_value is not None:
+                matta_value = b.matta_value
+        self.matta_value = matta_value
 
     def _slots(self, seats: list[int]) -> list[tuple[int, int, int]]:
         """(seat, start, size) of each seat's hand in a pool of the hands' cards, in order."""
@@ -748,28 +825,34 @@ class Cirulla(Game):
         """``pairs_contest``: call every buona of the turn just dealt and settle the contest."""
         if not self.pairs_contest:
             return
-        n = self.players
-        callers: list[tuple[int, Buona]] = []
-        for i in range(n):
-            seat = (self.dealer + 1 + i) % n
-            for b in hand_buone(tuple(self.hands[seat]), self.matta, self.scoring):
-                callers.append((seat, b))
-        if not callers:
+        calls = self._contest(self.hands)
+        if not calls:
             return
-        contested = [
-            (contest_rank(b), i) for i, (_, b) in enumerate(callers) if b.kind != SCALA_ALTA
-        ]
-        best = min(contested)[1] if contested else -1
-        for i, (seat, b) in enumerate(callers):
-            counts = b.kind == SCALA_ALTA or i == best
-            self.calls.append((seat, b, counts))
+        for seat, b, _counts in calls:
             if b.matta_value is not None:
                 self.matta_value = b.matta_value
             events.append(
                 {"type": "buona_called", "seat": seat, "side": self.seat_side[seat], "kind": b.kind}
             )
-        self.pending_reveals = list(self.calls)
+        self.calls = calls
+        self.pending_reveals = list(calls)
         self._reveal(events)
+
+    def _contest(self, hands: Sequence[Sequence[int]]) -> list[tuple[int, Buona, bool]]:
+        """``pairs_contest``: the calls of a turn dealt these hands, from seat dealer+1: seat,
+        buona and whether it scores (only the best cirulla or decino does; a scala alta always
+        does)."""
+        n = self.players
+        callers: list[tuple[int, Buona]] = []
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            for b in hand_buone(tuple(hands[seat]), self.matta, self.scoring):
+                callers.append((seat, b))
+        contested = [
+            (contest_rank(b), i) for i, (_, b) in enumerate(callers) if b.kind != SCALA_ALTA
+        ]
+        best = min(contested)[1] if contested else -1
+        return [(seat, b, b.kind == SCALA_ALTA or i == best) for i, (seat, b) in enumerate(callers)]
 
     def _reveal(self, events: list[dict[str, Any]]) -> None:
         """``pairs_contest``: show the called hands whose opponent on the left is now to act."""

@@ -256,6 +256,40 @@ def test_cirulla_sample_keeps_what_the_seat_knows(players, rules, seed):
                 # Nothing was called for this hand: it holds no buona.
                 whole = tuple(sorted(s.hands[p] + played[p]))
                 assert not hand_buone(whole, s.matta, s.scoring)
+        # The calls are public: the same seats call the same kinds, those shown keep their
+        # outcome, and each call is the buona of the sampled hand.
+        assert [(p, b.kind) for p, b, _ in s.calls] == [(p, b.kind) for p, b, _ in g.calls]
+        shown = [(p, c) for p, _, c in g.calls if g.shown[p]]
+        assert [(p, c) for p, _, c in s.calls if g.shown[p]] == shown
+        for p, b, _ in s.calls:
+            assert b in hand_buone(tuple(sorted(s.hands[p] + played[p])), s.matta, s.scoring)
+
+
+def test_cirulla_pairs_contest_sample_deals_a_called_hand_again():
+    """A hand called but not shown yet is dealt again with a buona of the kind it called."""
+    from engine.cirulla.buone import hand_buone
+
+    rules = {"pairs_contest": True}
+    positions = 0
+    for seed in range(400):
+        g = engine.new_game("cirulla", 4, seed=seed, rules=rules)
+        seat = g.current_seat
+        hidden = [p for p, _, _ in g.pending_reveals if p != seat]
+        if not hidden:
+            continue
+        positions += 1
+        p = hidden[0]
+        kinds = [b.kind for q, b, _ in g.calls if q == p]
+        dealt_again = 0
+        for i in range(10):
+            s = g.sample(seat, random.Random(i))
+            assert s.view(seat) == g.view(seat)
+            assert [b.kind for b in hand_buone(tuple(s.hands[p]), s.matta, s.scoring)] == kinds
+            dealt_again += s.hands[p] != g.hands[p]
+        assert dealt_again >= 5, (seed, dealt_again)
+        if positions == 4:
+            break
+    assert positions == 4
 
 
 def belota_position(seed: int, play: bool):
