@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -67,6 +67,7 @@ ACTIONS: tuple[str, ...] = (
 )
 ACTION_ID = {code: i for i, code in enumerate(ACTIONS)}
 SAMPLE_TRIES = 100  # deals tried for a sample consistent with the play and the declarations
+DEALS_TRIED = 5000  # ways of placing the hidden cards ``deals`` looks through at most
 # How a hand is shown: by suit (H, D, C, S), highest first in the contract's order.
 DISPLAY_ORDER = {
     t: {c: 16 * SUITS.index(c[1]) - strength[c] for c in PACK_32}
@@ -81,6 +82,23 @@ class BelotaRules(HouseRules):
     curu_points: int = Field(default=100, ge=0, le=1000)
     dedans: bool = True
     multiply_declarations: bool = True
+
+
+class BelotaSight(NamedTuple):
+    """What a seat sees of a hand (``Belota.sight``), in the engine's terms: a cheap view for
+    the computer players' playouts. Read only: the lists may be the game's own."""
+
+    hand: list[str]
+    dealer: int
+    turned: str
+    trump: str  # "" for sensa, and while bidding
+    leader: int | None  # of the trick being played (None while bidding)
+    trick: list[str]
+    played: list[str]  # every card played in this hand, in order
+    contract_team: int | None
+    first_trick: bool  # the first trick is being played (declarations are open)
+    declared: list[list[dict[str, Any]]]  # each seat's declarations
+    belota: dict[str, int] | None  # as the view shows it: seat, and 1 or 2 cards played
 
 
 @register
@@ -798,8 +816,14 @@ class Belota(Game):
             leader = ws
         return out
 
-    def _sample_hands(self, seat: int, rng: random.Random) -> list[list[str]] | None:
-        """The hands dealt again as ``seat``'s knowledge allows (None: keep them as they are)."""
+    def _knowledge(
+        self, seat: int
+    ) -> tuple[list[list[str]], list[int], list[str], dict[str, list[int]], list[int]] | None:
+        """What ``seat`` knows of the hands in the play, as a deal's constraints: each hand's
+        known cards (all of ``seat``'s own), how many hidden cards each hand holds, the hidden
+        cards (the most constrained first), the seats that may hold each, and the other seats
+        that declared (whose hands must make exactly those declarations). None when nothing
+        is hidden."""
         hands = self.hands
         trump = self.trump
         strength = self._strength
@@ -849,10 +873,31 @@ class Belota(Game):
         }
         pool.sort(key=lambda c: len(allowed[c]))  # the most constrained first
         declared = [p for p in range(4) if p != seat and self.declared[p]]
-        by_seat = self._played_by() if declared else []
+        start = [[c for c in hands[p] if c in known[p]] for p in range(4)]
+        start[seat] = list(hands[seat])
+        return start, room, pool, allowed, declared
+
+    def _declares_as_shown(self, hands: list[list[str]], seats: list[int]) -> bool:
+        """Whether each of ``seats`` would make exactly its declarations with these hands."""
+        if not seats:
+            return True
+        by_seat = self._played_by()
+        return all(
+            _same_declarations(
+                find_declarations(hands[p] + by_seat[p], self.trump, self.curu_points),
+                self.declared[p],
+            )
+            for p in seats
+        )
+
+    def _sample_hands(self, seat: int, rng: random.Random) -> list[list[str]] | None:
+        """The hands dealt again as ``seat``'s knowledge allows (None: keep them as they are)."""
+        facts = self._knowledge(seat)
+        if facts is None:
+            return None
+        start, room, pool, allowed, declared = facts
         for _ in range(SAMPLE_TRIES):
-            new = [[c for c in hands[p] if c in known[p]] for p in range(4)]
-            new[seat] = list(hands[seat])
+            new = [list(h) for h in start]
             left = list(room)
             for c in pool:
                 options = [p for p in allowed[c] if left[p]]
@@ -866,15 +911,51 @@ class Belota(Game):
                 new[p].append(c)
                 left[p] -= 1
             else:
-                if all(
-                    _same_declarations(
-                        find_declarations(new[p] + by_seat[p], trump, self.curu_points),
-                        self.declared[p],
-                    )
-                    for p in declared
-                ):
+                if self._declares_as_shown(new, declared):
                     return new
         return None  # no deal found: the hands stay as they are
+
+    def deals(self, seat: int, limit: int) -> list[Belota]:
+        """Every deal of the cards hidden from ``seat`` that agrees with all it knows (as
+        ``sample`` deals them: voids, trumps it could not hold, declarations, belòta, the
+        turned card), each as a copy of this game with ``view(seat)`` unchanged; empty in the
+        bidding, or when there are more than ``limit`` (or too many to look through)."""
+        if self._phase != PLAYING:
+            return []
+        facts = self._knowledge(seat)
+        if facts is None:
+            return [self.copy()]
+        hands, left, pool, allowed, declared = facts
+        found: list[list[list[str]]] = []
+        tried = [0]  # ways tried, the declarations' check included; bounded
+
+        def place(i: int) -> bool:
+            if i == len(pool):
+                tried[0] += 1
+                if self._declares_as_shown(hands, declared):
+                    found.append([list(h) for h in hands])
+                return len(found) <= limit and tried[0] <= DEALS_TRIED
+            c = pool[i]
+            for p in allowed[c]:
+                if left[p]:
+                    left[p] -= 1
+                    hands[p].append(c)
+                    going = place(i + 1)
+                    hands[p].pop()
+                    left[p] += 1
+                    if not going:
+                        return False
+            return True
+
+        if sum(left) != len(pool) or not place(0):
+            return []
+        games = []
+        for new in found:
+            g = self.copy()
+            g.hands = new
+            g._after_sampling(seat)
+            games.append(g)
+        return games
 
     def _after_sampling(self, seat: int) -> None:
         """Work out again what follows from the new hands: belòta, who may declare."""
@@ -894,6 +975,34 @@ class Belota(Game):
                     self._can_declare[p] = has_declaration(self.hands[p])
 
     # -- views -----------------------------------------------------------------------------
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards, in the order the game keeps them."""
+        return list(self.hands[seat])
+
+    def sight(self, seat: int) -> BelotaSight:
+        """What ``seat`` sees: its hand and the public state of the hand (``BelotaSight``)."""
+        if self._phase != PLAYING:
+            nothing: list[list[dict[str, Any]]] = [[], [], [], []]
+            hand = list(self.hands[seat])
+            return BelotaSight(
+                hand, self.dealer, self.turned, "", None, [], [], None, False, nothing, None
+            )
+        return BelotaSight(
+            list(self.hands[seat]),
+            self.dealer,
+            self.turned,
+            self.trump,
+            self.leader,
+            self.trick,
+            self.played,
+            None if self.declarer is None else self.declarer & 1,
+            self.tricks_done == 0,
+            self.declared,
+            {"seat": self.belota_seat, "played": self.belota_played}
+            if self.belota_played
+            else None,
+        )
+
     def known_cards(self, seat: int) -> list[str]:
         """Cards of ``seat``'s hand that everybody has seen: the turned card, declared cards."""
         if self._phase == BIDDING:

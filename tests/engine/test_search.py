@@ -406,3 +406,59 @@ def test_void_shown_by_play_is_kept_in_every_sample():
                     assert all(h[1] != led for h in s.hands[p])
                 return
     pytest.fail("no void shown in 300 hands")
+
+
+def late_belota_position(seed: int) -> engine.Game | None:
+    """A Belòta hand in its last two tricks (declarations when any), or None."""
+    rng = random.Random(seed)
+    g = engine.new_game("belota", seed=seed)
+    while not g.is_over:
+        if g.view(None)["phase"] == "playing" and len(g.hands[g.current_seat]) <= 2:
+            return g
+        acts = g.legal_actions(g.current_seat)
+        code = "declare" if "declare" in acts else rng.choice(acts)
+        g.play(g.current_seat, code)
+    return None
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_belota_deals_are_every_deal_the_play_allows(seed):
+    """``deals`` lists exactly the deals of the hidden cards under which the hand's bids and
+    cards replay to the same public events (found here by trying every way to place them)."""
+    from itertools import permutations
+
+    from engine.errors import IllegalAction
+
+    g = late_belota_position(seed)
+    if g is None:
+        return
+    seat = g.current_seat if seed % 2 else (g.current_seat + 1) % 4
+    others = [p for p in range(4) if p != seat]
+    hidden = sorted(c for p in others for c in g.hands[p])
+    expected = set()
+    public = replay_deal(g, g)
+    for order in set(permutations(hidden)):
+        s = g.copy()
+        i = 0
+        for p in others:
+            k = len(g.hands[p])
+            s.hands[p] = list(order[i : i + k])
+            i += k
+        if g.turned in hidden and g.turned not in s.hands[g.taker]:
+            continue  # no deck deals the turned card to another seat than the taker
+        try:
+            same = replay_deal(g, s) == public
+        except IllegalAction:
+            same = False
+        if same and s.view(seat) == g.view(seat):
+            expected.add(tuple(tuple(sorted(h)) for h in s.hands))
+    deals = g.deals(seat, 1000)
+    found = {tuple(tuple(sorted(h)) for h in d.hands) for d in deals}
+    assert len(found) == len(deals)  # each deal once
+    assert found == expected
+    assert tuple(tuple(sorted(h)) for h in g.hands) in found
+    for d in deals:
+        assert d.view(seat) == g.view(seat)
+    if len(found) > 1:
+        assert g.deals(seat, len(found) - 1) == []  # more than the limit: none
