@@ -100,6 +100,10 @@ class Game:
         """Public state plus ``seat``'s private state (``None``: a spectator's view)."""
         raise NotImplementedError
 
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards as codes (a new list)."""
+        raise NotImplementedError
+
     def side_of(self, seat: int) -> int:
         """The side (team, or the player alone) of a seat."""
         return side_of(seat, self.players)

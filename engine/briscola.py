@@ -147,6 +147,10 @@ class Briscola(Game):
         """Deals (raggi) counted so far."""
         return len(self.deal_results)
 
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards, in the order the game keeps them."""
+        return list(self.hands[seat])
+
     def peek_window(self) -> bool:
         """Whether partners may look at each other's hand now (``partner_peek``)."""
         if not self.peek_rule or self.drawn * 2 < self.stock_size:

@@ -37,7 +37,7 @@ import random
 from bisect import insort
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import model_validator
 
@@ -115,6 +115,21 @@ class CirullaRules(HouseRules):
         if isinstance(data, dict) and data.get("cirullone") is True and "target" not in data:
             return {**data, "target": 101}
         return data
+
+
+class CirullaSight(NamedTuple):
+    """What a seat sees (``Cirulla.sight``), as card codes: a cheap view for the computer
+    players' playouts."""
+
+    hand: list[str]
+    table: list[str]
+    captured: list[list[str]]  # each side's pile
+    shown: list[str]  # the cards of the other seats' shown hands
+    hand_sizes: list[int]
+    stock: int  # cards left in the stock
+    matta: str  # the matta's card
+    matta_value: int  # as the view shows it
+    grande_points: int
 
 
 @register
@@ -618,12 +633,6 @@ class Cirulla(Game):
             raise ValueError(f"no seat {seat!r} in a game of {n}")
         hands = self.hands
         shown = [sorted_codes(hands[s]) if self.shown[s] else None for s in range(n)]
-        matta = self.matta
-        matta_public = (
-            matta in self.table
-            or any(self.shown[s] and matta in hands[s] for s in range(n))
-            or (seat is not None and matta in hands[seat])
-        )
         calls = [{"seat": s, "side": self.seat_side[s], "kind": b.kind} for s, b, _ in self.calls]
         return {
             "kind": self.kind,
@@ -654,9 +663,42 @@ class Cirulla(Game):
             "knocked": list(self.knocked),
             "buone": [copy_event(b) for b in self.turn_buone],
             "calls": calls,
-            "matta_value": self.matta_value if matta_public else self.matta_card_value,
+            "matta_value": self._matta_value_seen(seat),
             "voids_in_a_row": self.voids_in_a_row,
         }
+
+    def _matta_value_seen(self, seat: int | None) -> int:
+        """The matta's value as ``seat`` sees it: its card's value while it lies hidden in
+        another hand."""
+        matta = self.matta
+        hands = self.hands
+        if (
+            matta in self.table
+            or any(self.shown[s] and matta in hands[s] for s in range(self.players))
+            or (seat is not None and matta in hands[seat])
+        ):
+            return self.matta_value
+        return self.matta_card_value
+
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards as codes, in canonical order."""
+        return [CODES[c] for c in self.hands[seat]]
+
+    def sight(self, seat: int) -> CirullaSight:
+        """What ``seat`` sees: its hand and the public state (``CirullaSight``)."""
+        hands = self.hands
+        shown = self.shown
+        return CirullaSight(
+            [CODES[c] for c in hands[seat]],
+            [CODES[c] for c in self.table],
+            [[CODES[c] for c in p] for p in self.piles],
+            [CODES[c] for p in range(self.players) if p != seat and shown[p] for c in hands[p]],
+            [len(h) for h in hands],
+            len(self.stock),
+            CODES[self.matta],
+            self._matta_value_seen(seat),
+            self.grande_points,
+        )
 
     # -- dealing ---------------------------------------------------------------------------
     def _reset_deal(self) -> None:

@@ -462,3 +462,39 @@ def test_belota_deals_are_every_deal_the_play_allows(seed):
         assert d.view(seat) == g.view(seat)
     if len(found) > 1:
         assert g.deals(seat, len(found) - 1) == []  # more than the limit: none
+
+
+@pytest.mark.parametrize("rules", [None, {"pairs_contest": True}])
+def test_cirulla_sight_is_what_the_view_shows(rules):
+    """``sight`` gives a seat what its view shows, in the engine's order."""
+    for seed in range(30):
+        g = random_position("cirulla", 4, seed, rules)
+        for seat in range(4):
+            v, s = g.view(seat), g.sight(seat)
+            assert s.hand == v["hand"] == g.hand(seat)
+            assert (s.table, s.hand_sizes, s.stock) == (
+                v["table"],
+                v["hand_sizes"],
+                v["stock_size"],
+            )
+            assert [sorted(p) for p in s.captured] == [sorted(p) for p in v["captured"]]
+            others = [h for p, h in enumerate(v["shown_hands"]) if p != seat and h]
+            assert sorted(s.shown) == sorted(c for h in others for c in h)
+            assert (s.matta, s.matta_value) == (g.rules.matta_card, v["matta_value"])
+
+
+def test_belota_sight_is_what_the_view_shows():
+    for seed in range(30):
+        g = belota_position(seed, play=seed % 3 != 0)
+        for seat in range(4):
+            v, s = g.view(seat), g.sight(seat)
+            assert sorted(s.hand) == sorted(v["hand"]) and s.hand == g.hand(seat)
+            assert (s.dealer, s.turned) == (v["dealer"], v["turned"])
+            if v["phase"] != "playing":
+                continue
+            contract = v["contract"]
+            assert (s.trump or None, s.contract_team) == (contract["trump"], contract["team"])
+            assert s.trick == [t["card"] for t in v["trick"]] and s.leader == v["leader"]
+            assert s.played == v["played"] and s.belota == v["belota"]
+            assert s.declared == v["declarations"]
+            assert s.first_trick == (v["tricks_won"] == [0, 0])
