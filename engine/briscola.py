@@ -221,21 +221,43 @@ class Briscola(Game):
         return PEEK_ID if code == PEEK else CARD_ID[code]
 
     def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
-        """``playout`` with uniformly random choices, without building them."""
+        """``playout`` with uniformly random choices, without building them: two players a
+        trick at a time (``_random_deal2``), otherwise a card at a time."""
         random_ = rng.random
-        random_deal = self._random_deal2 if self.players == 2 else self._random_deal
-        while self.turn is not None:
-            deal = self.deal
-            random_deal(random_)
-            if deal_only and self.deal != deal:
+        deal = self.deal
+        n = self.players
+        actions = self.actions
+        finish = self._finish_trick
+        while True:
+            seat = self.turn
+            if seat is None or (deal_only and self.deal != deal):
                 return
+            if n == 2 and not self.trick:
+                self._random_deal2(random_)
+                continue
+            hand = self.hands[seat]
+            k = len(hand)
+            if self.peek_open and seat not in self.peeked:
+                i = int(random_() * (k + 1))
+                if i == k:
+                    self._peek(seat)
+                    continue
+            else:
+                i = int(random_() * k)
+            # _put, inline (by position).
+            code = hand.pop(i)
+            actions.append(code)
+            trick = self.trick
+            trick.append(code)
+            if len(trick) < n:
+                self.turn = (seat + 1) % n
+                continue
+            finish()
 
     def _random_deal2(self, random_: Callable[[], float]) -> None:
-        """``_random_deal`` for two players (no look), a whole trick at a time."""
-        trick = self.trick
-        if trick:  # the leader has played: the other player completes the trick
-            self._random_deal(random_)
-            return
+        """Two players (no look), from the lead of a trick: play the deal out at random a
+        whole trick at a time, ``_put`` and ``_finish_trick`` inline with the state in local
+        variables (written back at the end), and score it."""
         strength = CARD_STRENGTH
         card_points = CARD_POINTS
         hands = self.hands
@@ -257,6 +279,7 @@ class Briscola(Game):
             append(a)
             append(b)
             pts = card_points[a] + card_points[b]
+            # ``trick_winner`` of two cards.
             if b[1] == a[1]:
                 w = other if strength[b] > strength[a] else leader
             else:
@@ -277,75 +300,6 @@ class Briscola(Game):
         self.drawn = drawn
         self.leader = self.turn = w
         self.tricks_played = tricks
-        self._score_deal()
-
-    def _random_deal(self, random_: Callable[[], float]) -> None:
-        """Play the current deal out at random and score it: ``_put`` and ``_finish_trick``
-        inline, with the state in local variables, written back before the deal is scored."""
-        n = self.players
-        card_points = CARD_POINTS
-        hands = self.hands
-        stock = self.stock
-        size = self.stock_size
-        drawn = self.drawn
-        trick = self.trick
-        leader = self.leader
-        seat = self.turn
-        assert seat is not None
-        trump = self.trump
-        points = self.points
-        piles = self.piles
-        seat_side = self.seat_side
-        append = self.actions.append
-        peek_rule = self.peek_rule
-        peeked = self.peeked
-        tricks = self.tricks_played
-        last = self.last
-        while True:
-            hand = hands[seat]
-            if peek_rule and self.peek_open and seat not in peeked:
-                k = len(hand)
-                i = int(random_() * (k + 1))
-                if i == k:
-                    self._peek(seat)
-                    continue
-                c = hand.pop(i)
-            else:
-                c = hand.pop(int(random_() * len(hand)))
-            append(c)
-            trick.append(c)
-            if len(trick) < n:
-                seat += 1
-                if seat == n:
-                    seat = 0
-                continue
-            # The trick is complete: ``_finish_trick``.
-            pts = 0
-            for x in trick:
-                pts += card_points[x]
-            w = (leader + trick_winner(trick, trump)) % n
-            side = seat_side[w]
-            points[side] += pts
-            piles[side] += trick
-            tricks += 1
-            if drawn < size:
-                for j in range(n):
-                    hands[(w + j) % n].append(stock[drawn])
-                    drawn += 1
-                if peek_rule:
-                    self.drawn = drawn
-                    self.peek_open = self.peek_window()
-            last = (leader, trick, w, pts, size - drawn)
-            trick = []
-            leader = seat = w
-            if not hands[w]:
-                break
-        self.trick = trick
-        self.drawn = drawn
-        self.leader = leader
-        self.turn = seat
-        self.tricks_played = tricks
-        self.last = last
         self._score_deal()
 
     # -- the rules -------------------------------------------------------------------------

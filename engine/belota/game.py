@@ -381,31 +381,14 @@ class Belota(Game):
     def _card_legal(self, seat: int) -> list[str]:
         """The legal actions of the seat to act in the play, cached for this move."""
         hand = self.hands[seat]
-        trick = self.trick
-        if not trick:
+        if not self.trick:
             legal = list(hand)
         else:
-            led = self._led
-            trump = self.trump
-            follow = [c for c in hand if c[1] == led]
-            if follow:
-                if led == trump:
-                    # Trump led: beat the highest trump on the table, even the partner's.
-                    strength, wv = self._strength, self._win_value
-                    legal = [c for c in follow if strength[c] > wv] or follow
-                else:
-                    legal = follow
-            elif not trump or self._win_seat == (seat + 2) & 3:
+            legal = legal_cards(
+                hand, seat, self._led, self.trump, self._strength, self._win_seat, self._win_value
+            )
+            if legal is hand:
                 legal = list(hand)
-            else:
-                trumps = [c for c in hand if c[1] == trump]
-                if not trumps:
-                    legal = list(hand)
-                elif self._win_value >= 8:  # a trump is winning: overtrump, else undertrump
-                    strength, wv = self._strength, self._win_value
-                    legal = [c for c in trumps if strength[c] > wv] or trumps
-                else:
-                    legal = trumps
         if self.tricks_done == 0 and self._can_declare[seat]:
             legal.insert(0, "declare")
         self._legal = legal
@@ -676,26 +659,7 @@ class Belota(Game):
         self._legal = None
         while True:
             hand = hands[seat]
-            if not trick:
-                legal = hand
-            else:
-                follow = [c for c in hand if c[1] == led]
-                if follow:
-                    if led == trump:
-                        # Trump led: beat the highest trump on the table, even the partner's.
-                        legal = [c for c in follow if strength[c] > wv] or follow
-                    else:
-                        legal = follow
-                elif not trump or ws == (seat + 2) & 3:
-                    legal = hand
-                else:
-                    trumps = [c for c in hand if c[1] == trump]
-                    if not trumps:
-                        legal = hand
-                    elif wv >= 8:  # a trump is winning: overtrump, else undertrump
-                        legal = [c for c in trumps if strength[c] > wv] or trumps
-                    else:
-                        legal = trumps
+            legal = legal_cards(hand, seat, led, trump, strength, ws, wv) if trick else hand
             if tricks == 0 and can_declare[seat]:
                 i = int(random_() * (len(legal) + 1))
                 if not i:  # "declare" comes first
@@ -1073,6 +1037,29 @@ class Belota(Game):
                 }
             )
         return view
+
+
+def legal_cards(
+    hand: list[str], seat: int, led: str, trump: str, strength: dict[str, int], ws: int, wv: int
+) -> list[str]:
+    """The cards ``seat`` may play to a trick led in ``led`` that ``ws`` is winning with a card
+    of strength ``wv`` (``trump`` "" for sensa): follow suit (beating the highest trump when
+    trump was led), else trump (overtrumping when a trump is winning) unless the partner holds
+    the trick. The hand itself when any card goes."""
+    follow = [c for c in hand if c[1] == led]
+    if follow:
+        if led == trump:
+            # Trump led: beat the highest trump on the table, even the partner's.
+            return [c for c in follow if strength[c] > wv] or follow
+        return follow
+    if not trump or ws == (seat + 2) & 3:
+        return hand
+    trumps = [c for c in hand if c[1] == trump]
+    if not trumps:
+        return hand
+    if wv >= 8:  # a trump is winning: overtrump, else undertrump
+        return [c for c in trumps if strength[c] > wv] or trumps
+    return trumps
 
 
 def _same_declarations(found: list[dict[str, Any]], declared: list[dict[str, Any]]) -> bool:

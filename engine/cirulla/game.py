@@ -344,7 +344,7 @@ class Cirulla(Game):
         values_of = VALUES
         codes = CODES
         n = self.players
-        seat_side = self.seat_side
+        capture = self._capture
         append = self.actions.append
         # The table's values as a number (``VALUE_KEYS``), kept up to date with each card laid
         # or taken while the table is the same list (a new deal makes a new one).
@@ -420,33 +420,10 @@ class Cirulla(Game):
                 else:
                     taken = [table[x] for x in idx]
                     append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
-                side = seat_side[seat]
-                clears = len(taken) == len(table)
-                if clears:
-                    table.clear()
-                    key = 0
-                else:
-                    for x in reversed(idx):
-                        del table[x]
-                    for c in taken:
-                        key -= key_bits[c]
-                pile = self.piles[side]
-                pile.append(card)
-                pile += taken
-                self.last_capture_side = side
-                self._last = (seat, card, taken, how)
-                if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
-                    self.marks["scope"][side] += 1
-                    self.scores[side] += 1
-                diamonds = card & 3 == DIAMONDS
                 for c in taken:
-                    if c & 3 == DIAMONDS:
-                        diamonds += 1
-                if diamonds:
-                    self.diamonds[side] += diamonds
-                    if self.diamonds[side] == 10:
-                        self._partitone(side, [])
-                        continue
+                    key -= key_bits[c]
+                if capture(seat, card, idx, taken, how, None):
+                    continue  # the diamonds ended the game
             plays = self.plays_in_turn = self.plays_in_turn + 1
             self.current = (seat + 1) % n
             if plays == self.turn_plays:
@@ -1019,47 +996,8 @@ class Cirulla(Game):
             self._last = (seat, card, (), None)
             if events is not None:
                 events.append(self.last_play)
-        else:
-            side = self.seat_side[seat]
-            # The positions are those of the table when the options were worked out: now.
-            taken = [table[i] for i in idx]
-            clears = len(taken) == len(table)
-            if clears:
-                table.clear()
-            else:
-                for i in reversed(idx):
-                    del table[i]
-            pile = self.piles[side]
-            pile.append(card)
-            pile += taken
-            self.last_capture_side = side
-            self._last = (seat, card, taken, how)
-            if events is not None:
-                events.append(self.last_play)
-            if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
-                # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
-                # come scopa".
-                self.marks["scope"][side] += 1
-                self.scores[side] += 1
-                if events is not None:
-                    events.append(
-                        {
-                            "type": "scopa",
-                            "seat": seat,
-                            "side": side,
-                            "points": 1,
-                            "ace_takes_all": how == ACE_TAKES_ALL,
-                        }
-                    )
-            diamonds = card & 3 == DIAMONDS
-            for c in taken:
-                if c & 3 == DIAMONDS:
-                    diamonds += 1
-            if diamonds:
-                self.diamonds[side] += diamonds
-                if self.diamonds[side] == 10:
-                    self._partitone(side, [] if events is None else events)
-                    return
+        elif self._capture(seat, card, idx, [table[i] for i in idx], how, events):
+            return
         self.plays_in_turn += 1
         self.current = (seat + 1) % self.players
         if self.plays_in_turn == self.turn_plays:
@@ -1071,6 +1009,59 @@ class Cirulla(Game):
                 self._end_deal(events)
         elif self.pending_reveals:
             self._reveal([] if events is None else events)
+
+    def _capture(
+        self,
+        seat: int,
+        card: int,
+        idx: tuple[int, ...],
+        taken: list[int],
+        how: str,
+        events: list[dict[str, Any]] | None,
+    ) -> bool:
+        """``card`` takes the table cards at ``idx`` (``taken``): the pile, a scopa, the
+        diamonds; True when the diamonds end the game (partitone)."""
+        table = self.table
+        side = self.seat_side[seat]
+        # The positions are those of the table when the options were worked out: now.
+        clears = len(taken) == len(table)
+        if clears:
+            table.clear()
+        else:
+            for i in reversed(idx):
+                del table[i]
+        pile = self.piles[side]
+        pile.append(card)
+        pile += taken
+        self.last_capture_side = side
+        self._last = (seat, card, taken, how)
+        if events is not None:
+            events.append(self.last_play)
+        if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
+            # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
+            # come scopa".
+            self.marks["scope"][side] += 1
+            self.scores[side] += 1
+            if events is not None:
+                events.append(
+                    {
+                        "type": "scopa",
+                        "seat": seat,
+                        "side": side,
+                        "points": 1,
+                        "ace_takes_all": how == ACE_TAKES_ALL,
+                    }
+                )
+        diamonds = card & 3 == DIAMONDS
+        for c in taken:
+            if c & 3 == DIAMONDS:
+                diamonds += 1
+        if diamonds:
+            self.diamonds[side] += diamonds
+            if self.diamonds[side] == 10:
+                self._partitone(side, events)
+                return True
+        return False
 
     @property
     def last_play(self) -> dict[str, Any] | None:
