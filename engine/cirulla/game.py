@@ -358,6 +358,7 @@ class Cirulla(Game):
                 self._options = None
                 self._fast = None
                 return
+            # The turn's state, read again after anything but a card played.
             table = self.table
             if table is not key_table:
                 key_table = table
@@ -370,71 +371,83 @@ class Cirulla(Game):
             else:  # the matta at the value a buona gave it
                 value = list(values_of)
                 value[matta] = mv
-            if value is not values_of and matta in table:
-                by_value = capture_ids(tuple([value[c] for c in table]), ata)
-                counts = [len(f) or 1 for f in by_value]
-            else:
-                entry = keyed.get(key)
-                if entry is None:
-                    by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
-                    entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
-                by_value, counts = entry
-            hand = self.hands[seat]
+            hands = self.hands
             knock_buone = self.knock_buone
-            if knock_buone[seat]:
-                total = 0
+            plays = self.plays_in_turn
+            turn_plays = self.turn_plays
+            while True:
+                if value is not values_of and matta in table:
+                    by_value = capture_ids(tuple([value[c] for c in table]), ata)
+                    counts = [len(f) or 1 for f in by_value]
+                else:
+                    entry = keyed.get(key)
+                    if entry is None:
+                        by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
+                        entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
+                    by_value, counts = entry
+                hand = hands[seat]
+                if knock_buone[seat]:
+                    total = 0
+                    for card in hand:
+                        total += counts[value[card]]
+                    i = int(random_() * (total + 1))
+                    if i == total:
+                        self.current = seat
+                        self._apply(seat, KNOCK)
+                        break
+                    knock_buone[seat] = ()
+                elif len(hand) == 1:  # the last card of the turn
+                    card = hand[0]
+                    i = int(random_() * counts[value[card]])
+                else:
+                    total = 0
+                    for card in hand:
+                        total += counts[value[card]]
+                    i = int(random_() * total)
+                j = 0
                 for card in hand:
-                    total += counts[value[card]]
-                i = int(random_() * (total + 1))
-                if i == total:
-                    self._apply(seat, KNOCK)
-                    continue
-                knock_buone[seat] = ()
-            elif len(hand) == 1:  # the last card of the turn
-                card = hand[0]
-                i = int(random_() * counts[value[card]])
-            else:
-                total = 0
-                for card in hand:
-                    total += counts[value[card]]
-                i = int(random_() * total)
-            j = 0
-            for card in hand:
-                k = counts[value[card]]
-                if i < k:
+                    k = counts[value[card]]
+                    if i < k:
+                        break
+                    i -= k
+                    j += 1
+                found = by_value[value[card]]
+                del hand[j]
+                if not found:
+                    append(codes[card])
+                    insort(table, card)
+                    key += key_bits[card]
+                    self._last = (seat, card, (), None)
+                else:
+                    _, idx, how = found[i]
+                    if len(idx) == 1:
+                        taken = [table[idx[0]]]
+                        append(codes[card] + ":" + codes[taken[0]])
+                    else:
+                        taken = [table[x] for x in idx]
+                        append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
+                    for c in taken:
+                        key -= key_bits[c]
+                    if capture(seat, card, idx, taken, how, None):
+                        break  # the diamonds ended the game
+                plays += 1
+                self.plays_in_turn = plays
+                seat += 1
+                if seat == n:
+                    seat = 0
+                if plays == turn_plays:
+                    self.current = seat
+                    if self.stock:
+                        self._deal_turn(None)
+                        if self.pairs_contest:
+                            self._call_buone([])
+                    else:
+                        self._end_deal(None)
                     break
-                i -= k
-                j += 1
-            found = by_value[value[card]]
-            del hand[j]
-            if not found:
-                append(codes[card])
-                insort(table, card)
-                key += key_bits[card]
-                self._last = (seat, card, (), None)
-            else:
-                _, idx, how = found[i]
-                if len(idx) == 1:
-                    taken = [table[idx[0]]]
-                    append(codes[card] + ":" + codes[taken[0]])
-                else:
-                    taken = [table[x] for x in idx]
-                    append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
-                for c in taken:
-                    key -= key_bits[c]
-                if capture(seat, card, idx, taken, how, None):
-                    continue  # the diamonds ended the game
-            plays = self.plays_in_turn = self.plays_in_turn + 1
-            self.current = (seat + 1) % n
-            if plays == self.turn_plays:
-                if self.stock:
-                    self._deal_turn(None)
-                    if self.pairs_contest:
-                        self._call_buone([])
-                else:
-                    self._end_deal(None)
-            elif self.pending_reveals:
-                self._reveal([])
+                if self.pending_reveals:
+                    self.current = seat
+                    self._reveal([])
+                    break
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
