@@ -12,7 +12,11 @@ per table), then plays cards, ``--rate`` a second across random tables, each one
   other player's screen updating, short of drawing it), p50 and p95, with 1 table open and
   with ``--tables`` open (target p95 < 100 ms with 500 tables);
 - with ``--browser``, the same for a click in one Chromium page until the other page has
-  drawn the card (Playwright, a few dozen clicks).
+  drawn the card (a few dozen clicks), alone and while the other tables are played: as
+  Playwright sees it (its click's own actionability checks and round trips included, tens of
+  milliseconds no player waits for), and as the pages' own clocks see it, stage by stage: the
+  play's answer, the other page's stream message, the script drawing the state, the frame
+  painted after it.
 
 The server's process renders no Telegram message (the bot would, besides): this measures the
 web table's own path, storage commit included. Run: ``python bench/webapp.py [--tables 500]``.
@@ -56,24 +60,12 @@ async def serve(port: int, db: str, tables: int) -> None:
 
     from bot.app import LOCALES_DIR
     from bot.core.i18n import Translator
-    from bot.core.live import Games
-    from bot.core.messenger import Messenger
-    from bot.core.services import Services, Users
-    from bot.core.storage import Storage
-    from bot.webapp.local import LocalRenderer
+    from bot.webapp.local import offline_services
     from bot.webapp.server import WebApp, telegram_auth
     from bot.webapp.tables import WebTables
 
-    storage = await Storage.open(db)
-    svc = Services(
-        storage=storage,
-        tr=Translator(LOCALES_DIR),
-        games=Games(storage),
-        users=Users(storage),
-        messenger=Messenger(None),
-        bot_username="bench",
-    )
-    svc.renderer = LocalRenderer(svc)
+    svc = await offline_services(db, Translator(LOCALES_DIR), "bench")
+    storage = svc.storage
     web_tables = WebTables(svc)
     svc.listeners.append(web_tables.on_change)
     ids = []
@@ -172,8 +164,11 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def load(base: str, ids: list[int], rate: float, plays: int) -> list[float]:
-    """Open every table's two streams, then play ``plays`` cards at ``rate`` a second."""
+async def load(
+    base: str, ids: list[int], rate: float, plays: int, ready: asyncio.Event | None = None
+) -> list[float]:
+    """Open every table's two streams, then play ``plays`` cards at ``rate`` a second
+    (``ready`` is set once every stream is open)."""
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     # The streams apart from the plays: a pool of a thousand busy connections slows every
     # request that has to look through it.
@@ -184,6 +179,8 @@ async def load(base: str, ids: list[int], rate: float, plays: int) -> list[float
         await asyncio.wait_for(
             asyncio.gather(*(p.ready.wait() for pair in tables for p in pair)), 120
         )
+        if ready is not None:
+            ready.set()
         rng = random.Random(1)
         times: list[float] = []
         pending: set[asyncio.Task] = set()
@@ -218,23 +215,71 @@ async def load(base: str, ids: list[int], rate: float, plays: int) -> list[float
         return times
 
 
-async def browser_clicks(base: str, table: int, game_id: int, clicks: int) -> list[float]:
-    """A click in one page until the other page shows the card, both pages in Chromium."""
+# Timestamps taken inside each page (``performance.timeOrigin + now()``, one clock for every
+# page of the browser): the click, the stream's message, the state drawn, the frame painted
+# (the first task after the next animation frame's rendering).
+PAGE_CLOCK = """
+window.__bench = {click: [], message: {}, drawn: {}, painted: {}};
+const clock = () => performance.timeOrigin + performance.now();
+addEventListener("click", () => __bench.click.push(clock()), true);
+const NativeSource = window.EventSource;
+window.EventSource = function (url) {
+  const source = new NativeSource(url);
+  source.addEventListener("message", (event) => {
+    const move = JSON.parse(event.data).move;
+    if (!(move in __bench.message)) __bench.message[move] = clock();
+  });
+  return source;
+};
+document.addEventListener("DOMContentLoaded", () => {
+  const app = document.getElementById("app");
+  new MutationObserver(() => {
+    const move = app.dataset.move;
+    if (move in __bench.drawn) return;
+    __bench.drawn[move] = clock();
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => (__bench.painted[move] = clock());
+      channel.port2.postMessage(0);
+    });
+  }).observe(app, { attributes: true, attributeFilter: ["data-move"] });
+});
+"""
+
+# What the browser figures are made of, from the pages' own clocks (milliseconds).
+STAGES = (
+    ("click to the other page painted", "click", "painted"),
+    ("  click to the play's answer", "click", "answered"),
+    ("  click to the other page's stream message", "click", "message"),
+    ("  message to the state drawn (script)", "message", "drawn"),
+    ("  drawn to the frame painted", "drawn", "painted"),
+)
+
+
+async def browser_clicks(
+    base: str, table: int, game_id: int, clicks: int, after: asyncio.Event | None = None
+) -> tuple[list[float], list[dict[str, float]]]:
+    """A click in one page until the other page shows the card, both pages in Chromium: the
+    time Playwright sees (its click's own checks and round trips included), and each stage as
+    the pages' clocks saw it."""
     from playwright.async_api import async_playwright
 
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    times = []
+    times: list[float] = []
+    stages: list[dict[str, float]] = []
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium)
         pages = []
         for seat in (0, 1):
-            page = await (
-                await browser.new_context(viewport={"width": 390, "height": 844})
-            ).new_page()
+            context = await browser.new_context(viewport={"width": 390, "height": 844})
+            await context.add_init_script(PAGE_CLOCK)
+            page = await context.new_page()
             init = quote(sign_init_data(TOKEN, user_of(table, seat), int(time.time())), safe="")
             await page.goto(f"{base}?game={game_id}#tgWebAppData={init}")
             await page.wait_for_selector("[data-card]", timeout=5000)
             pages.append(page)
+        if after is not None:
+            await after.wait()
         for _ in range(clicks):
             over = await pages[0].locator("#app[data-over]").count()
             if over:
@@ -251,14 +296,29 @@ async def browser_clicks(base: str, table: int, game_id: int, clicks: int) -> li
             page = pages[acting]
             other = pages[1 - acting]
             move = int(await page.get_attribute("#app", "data-move"))
+            clicked = len(await page.evaluate("__bench.click"))
             start = time.perf_counter()
             await cards.first.click()
             await other.wait_for_function(
                 "m => Number(document.querySelector('#app').dataset.move) > m", arg=move
             )
             times.append(time.perf_counter() - start)
+            await other.wait_for_function(
+                "m => Object.keys(__bench.painted).some((k) => Number(k) > m)", arg=move
+            )
+            mine = await page.evaluate("__bench")
+            seen = await other.evaluate("__bench")
+            answered = await page.evaluate(
+                "performance.getEntriesByType('resource')"
+                ".filter((e) => e.name.includes('api/play')).pop().responseEnd"
+                " + performance.timeOrigin"
+            )
+            later = min(int(k) for k in seen["painted"] if int(k) > move)
+            at = {"click": mine["click"][clicked], "answered": answered}
+            at.update({k: seen[k][str(later)] for k in ("message", "drawn", "painted")})
+            stages.append({name: (at[b] - at[a]) / 1000 for name, a, b in STAGES})
         await browser.close()
-    return times
+    return times, stages
 
 
 def free_port() -> int:
@@ -321,12 +381,36 @@ def main() -> None:
         times = asyncio.run(load(base, ids, 10, 100))
         report("20 tables open, play to the other player's stream", times)
         if args.browser:
-            times = asyncio.run(browser_clicks(base, len(ids) - 1, ids[-1], 30))
-            report("browser, click to the other page drawn", times)
+            browser_report(*asyncio.run(browser_clicks(base, len(ids) - 1, ids[-1], 36)))
     with server_process(args.tables) as (base, ids):
-        times = asyncio.run(load(base, ids, args.rate, args.plays))
         label = f"{args.tables} tables open ({2 * args.tables} streams), {args.rate:g} plays/s"
-        report(label, times)
+        if args.browser:
+            # The last table is the browser's, played while the others are loaded.
+            times, clicks = asyncio.run(loaded(base, ids, args.rate, args.plays))
+            report(label, times)
+            print(f"with {args.tables - 1} tables loaded so:")
+            browser_report(*clicks)
+        else:
+            report(label, asyncio.run(load(base, ids, args.rate, args.plays)))
+
+
+async def loaded(
+    base: str, ids: list[int], rate: float, plays: int
+) -> tuple[list[float], tuple[list[float], list[dict[str, float]]]]:
+    """The load on every table but the last, and the browser's clicks on the last."""
+    ready = asyncio.Event()
+    return await asyncio.gather(
+        load(base, ids[:-1], rate, plays, ready),
+        browser_clicks(base, len(ids) - 1, ids[-1], 36, ready),
+    )
+
+
+def browser_report(times: list[float], stages: list[dict[str, float]]) -> None:
+    """The browser's figures: as Playwright sees them, and stage by stage in the pages."""
+    report("browser, click to the other page drawn, as Playwright sees it", times)
+    print("browser, in the pages' own clocks:")
+    for name, _, _ in STAGES:
+        report(f"  {name}", [s[name] for s in stages])
 
 
 if __name__ == "__main__":

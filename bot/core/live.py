@@ -16,6 +16,9 @@ from bot.core.storage import GameRow, Storage
 from bot.games import ui_for
 
 RECENT_EVENTS = 256
+# Local mode's games (``python -m bot --local``) sit at this table: no Telegram chat or user
+# has id 0, and the bot never writes to Telegram about them.
+LOCAL_CHAT = 0
 
 
 class LiveGame:
@@ -46,6 +49,11 @@ class LiveGame:
     def game_id(self) -> int:
         """The game's id."""
         return self.row.game_id
+
+    @property
+    def local(self) -> bool:
+        """Whether this is a game of local mode, which is not Telegram's to show."""
+        return self.row.chat_id == LOCAL_CHAT
 
     @property
     def active(self) -> bool:

@@ -42,8 +42,8 @@ class Settings(BaseSettings):
     # Rated games a player needs before appearing in the leaderboards.
     ratings_min_games: int = Field(default=MIN_GAMES, ge=1)
     # The Mini App (the table drawn as cards): its public https address, served by this
-    # process at webapp_listen:webapp_port; the short name registered with @BotFather gives
-    # the group's table a t.me link to it.
+    # process at webapp_listen:webapp_port, a port of its own (not the webhook's port); the
+    # short name registered with @BotFather gives the group's table a t.me link to it.
     webapp_url: str | None = None
     webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
     webapp_listen: str = "0.0.0.0"

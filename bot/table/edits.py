@@ -208,7 +208,7 @@ class Renderer:
     async def render_private(self, game_id: int) -> None:
         """Make the hand messages of a game show its current state."""
         live = await self.svc.games.get(game_id)
-        if live is None or live.game is None:
+        if live is None or live.game is None or live.local:
             return
         live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
         await self._render_hands(live)
@@ -217,7 +217,7 @@ class Renderer:
         """Make the group's messages of a game show its current state: the lobby, or the
         table and the announcements waiting in the outbox."""
         live = await self.svc.games.get(game_id)
-        if live is None:
+        if live is None or live.local:  # local mode's page shows it
             return
         status = live.row.status
         live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary

@@ -42,7 +42,7 @@ from telegram.ext import (
 import engine
 import engine.ai
 from bot.core.callbacks import Callback, Op
-from bot.core.live import LiveGame
+from bot.core.live import LOCAL_CHAT, LiveGame
 from bot.core.messenger import Content, acknowledge
 from bot.core.services import Services, services
 from bot.core.storage import StaleMove
@@ -262,6 +262,8 @@ class Timers:
     async def on_change(self, svc: Services, live: LiveGame, events: list[dict[str, Any]]) -> None:
         """A listener of every game: arm the timer for the seat to play, or play for it."""
         game_id = live.game_id
+        if live.local:
+            return  # local mode's games have no turn timers and nobody to remind
         if not live.active:
             if live.row.status != "lobby":
                 self._drop(game_id)
@@ -414,6 +416,8 @@ class Timers:
         await self._play_for(game_id, armed.seat, armed.move)
 
     async def _tell_group(self, live: LiveGame, content: Content) -> None:
+        if live.local:
+            return
         try:
             await self.svc.messenger.send(live.row.chat_id, content)
         except TelegramError as exc:
@@ -421,18 +425,19 @@ class Timers:
 
     # -- closing stale tables ----------------------------------------------------------------
     async def sweep(self, now: float) -> None:
-        """Close lobbies nobody started in time and games idle for days."""
+        """Close lobbies nobody started in time and games idle for days (local mode's games
+        are left to local mode)."""
         conn = self.svc.storage.conn
         cur = await conn.execute(
-            "SELECT game_id FROM games WHERE status = 'lobby' AND created_at < ?",
-            (_iso(now - LOBBY_TTL),),
+            "SELECT game_id FROM games WHERE status = 'lobby' AND created_at < ? AND chat_id != ?",
+            (_iso(now - LOBBY_TTL), LOCAL_CHAT),
         )
         stale = [(r[0], "timer-lobby-expired") for r in await cur.fetchall()]
         cur = await conn.execute(
             """SELECT g.game_id FROM games g WHERE g.status = 'active' AND COALESCE(
                    (SELECT MAX(a.at) FROM actions a WHERE a.game_id = g.game_id),
-                   g.started_at, g.created_at) < ?""",
-            (_iso(now - IDLE_CLOSE),),
+                   g.started_at, g.created_at) < ? AND g.chat_id != ?""",
+            (_iso(now - IDLE_CLOSE), LOCAL_CHAT),
         )
         stale += [(r[0], "timer-idle-closed") for r in await cur.fetchall()]
         for game_id, msg_id in stale:

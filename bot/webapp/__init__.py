@@ -8,4 +8,6 @@ and the pushes after committed actions, ``bot.webapp.auth`` Telegram's ``initDat
 
 # Local mode's games sit at this table (no Telegram chat has id 0): the Telegram bot leaves
 # them alone.
-LOCAL_CHAT = 0
+from bot.core.live import LOCAL_CHAT
+
+__all__ = ["LOCAL_CHAT"]

@@ -90,6 +90,24 @@ class LocalRenderer:
         await self.drain()
 
 
+async def offline_services(
+    database: Path | str, tr: Translator, bot_username: str = "local"
+) -> Services:
+    """The bot's services on a database, with no Telegram: nothing is sent, and a deal's
+    result is left to the page (``LocalRenderer``)."""
+    storage = await Storage.open(database)
+    svc = Services(
+        storage=storage,
+        tr=tr,
+        games=Games(storage),
+        users=Users(storage),
+        messenger=Messenger(None),
+        bot_username=bot_username,
+    )
+    svc.renderer = LocalRenderer(svc)
+    return svc
+
+
 class LocalTable:
     """The local player's games: started from the page, against computer players."""
 
@@ -186,19 +204,10 @@ class LocalServer:
         computer_budget_ms: int,
     ) -> LocalServer:
         """Open the database and wire everything (no network)."""
-        storage = await Storage.open(database)
-        svc = Services(
-            storage=storage,
-            tr=tr,
-            games=Games(storage),
-            users=Users(storage),
-            messenger=Messenger(None),
-            bot_username="local",
-        )
-        svc.renderer = LocalRenderer(svc)
+        svc = await offline_services(database, tr)
         computers = Computers(svc, computer_pause, computer_budget_ms)
         tables = WebTables(svc)
-        svc.listeners += [computers.on_change, tables.on_change]
+        svc.listeners += [tables.on_change, computers.on_change]
         local = LocalTable(svc, tr.resolve(lang))
         routes = [
             Route("/api/local/options", local.options),

@@ -99,7 +99,22 @@ def _snapshot(snap: Snapshot) -> Response:
     return Response(snap.text, media_type="application/json")
 
 
-Handler = Callable[[Request, WebUser, str], Awaitable[Response]]
+class Lang:
+    """A request's language, looked up (one read of the user's settings) only when a handler
+    first needs it: a play is applied and pushed before it is."""
+
+    def __init__(self, web: WebApp, user: WebUser) -> None:
+        self._web = web
+        self._user = user
+        self._lang: str | None = None
+
+    async def __call__(self) -> str:
+        if self._lang is None:
+            self._lang = await self._web.lang_of(self._user)
+        return self._lang
+
+
+Handler = Callable[[Request, WebUser, Lang], Awaitable[Response]]
 
 
 class WebApp:
@@ -143,7 +158,7 @@ class WebApp:
             except AuthError:
                 lang = self.svc.tr.resolve(request.headers.get("accept-language", "")[:2] or None)
                 return _error(401, self.svc.tr.get(lang, "webapp-unauthorized"))
-            return await handler(request, user, await self.lang_of(user))
+            return await handler(request, user, Lang(self, user))
 
         return endpoint
 
@@ -151,9 +166,10 @@ class WebApp:
         """The page."""
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def session(self, request: Request, user: WebUser, lang: str) -> Response:
+    async def session(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
         """The user, the page's texts, the games they sit at."""
         tr = self.svc.tr
+        lang = await lang_of()
         games = []
         for game_id in await self.svc.storage.open_game_ids_of_user(user.user_id):
             live = await self.svc.games.get(game_id)
@@ -171,53 +187,57 @@ class WebApp:
         )
 
     async def _seated(
-        self, game_text: str | None, user: WebUser, lang: str
+        self, game_text: str | None, user: WebUser, lang_of: Lang
     ) -> tuple[LiveGame, int] | Response:
         """The game a request names and the user's seat in it, or the error response."""
         tr = self.svc.tr
         if not game_text or not game_text.isdigit() or len(game_text) > 18:
-            return _error(400, tr.get(lang, "alert-malformed"))
+            return _error(400, tr.get(await lang_of(), "alert-malformed"))
         live = await self.svc.games.get(int(game_text))
         if live is None or live.game is None:
-            return _error(404, tr.get(lang, "alert-unknown-game"))
+            return _error(404, tr.get(await lang_of(), "alert-unknown-game"))
         seat = live.row.seat_of(user.user_id)
         if seat is None:
-            return _error(403, tr.get(lang, "alert-not-your-game"))
+            return _error(403, tr.get(await lang_of(), "alert-not-your-game"))
         return live, seat
 
-    async def state(self, request: Request, user: WebUser, lang: str) -> Response:
+    async def state(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
         """The seat's state now."""
-        found = await self._seated(request.query_params.get("game"), user, lang)
+        found = await self._seated(request.query_params.get("game"), user, lang_of)
         if isinstance(found, Response):
             return found
         live, seat = found
-        return _snapshot(self.tables.snapshot(live, seat, lang))
+        return _snapshot(self.tables.snapshot(live, seat, await lang_of()))
 
-    async def play(self, request: Request, user: WebUser, lang: str) -> Response:
-        """A play: the same path as a button; 409 with the reason when refused."""
+    async def play(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
+        """A play: the same path as a button; 409 with the reason when refused. The play is
+        committed and pushed to the other pages before the player's language is looked up
+        (for the answer)."""
         tr = self.svc.tr
         try:
             body = json.loads(await request.body())
             game_text, move, action = str(body["game"]), body["move"], body["action"]
         except (ValueError, KeyError, TypeError):
-            return _error(400, tr.get(lang, "alert-malformed"))
+            return _error(400, tr.get(await lang_of(), "alert-malformed"))
         if not isinstance(move, int) or not isinstance(action, str) or len(action) > 200:
-            return _error(400, tr.get(lang, "alert-malformed"))
-        found = await self._seated(game_text, user, lang)
+            return _error(400, tr.get(await lang_of(), "alert-malformed"))
+        found = await self._seated(game_text, user, lang_of)
         if isinstance(found, Response):
             return found
         live, seat = found
-        problem = await self.tables.play(live, seat, move, action, lang)
+        problem = await self.tables.play(live, seat, move, action)
+        lang = await lang_of()
         if problem is not None:
-            return _error(409, problem)
+            return _error(409, tr.get(lang, problem))
         return _snapshot(self.tables.snapshot(live, seat, lang))
 
-    async def events(self, request: Request, user: WebUser, lang: str) -> Response:
+    async def events(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
         """The seat's live stream; a reconnection catches up from its move number."""
-        found = await self._seated(request.query_params.get("game"), user, lang)
+        found = await self._seated(request.query_params.get("game"), user, lang_of)
         if isinstance(found, Response):
             return found
         live, seat = found
+        lang = await lang_of()
         since = request.headers.get("last-event-id") or request.query_params.get("move")
         if self.tables.streams_of(live.game_id, seat) >= MAX_STREAMS_PER_SEAT:
             return _error(429, self.svc.tr.get(lang, "webapp-too-many"))
@@ -225,17 +245,17 @@ class WebApp:
         if not (since and since.isdigit() and int(since) == live.game.move_number):
             watcher.offer(self.tables.snapshot(live, seat, lang))
 
-        async def stream() -> AsyncIterator[str]:
+        async def stream() -> AsyncIterator[str | bytes]:
             try:
-                yield "retry: 1000\n\n"
+                yield b"retry: 1000\n\n"
                 while not watcher.closed:
                     snap = await watcher.next(KEEPALIVE)
                     if snap is None:
                         if watcher.closed:
                             return
-                        yield ": keep-alive\n\n"
+                        yield b": keep-alive\n\n"
                         continue
-                    yield f"id: {snap.move}\ndata: {snap.text}\n\n"
+                    yield snap.event
             except asyncio.CancelledError:
                 pass
             finally:

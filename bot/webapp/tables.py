@@ -121,11 +121,13 @@ def seat_state(
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A seat's state as sent: its move number, the game's status, and the JSON text."""
+    """A seat's state as sent: its move number, the game's status, the JSON text, and the
+    server-sent event that carries it (encoded once for every stream of that seat)."""
 
     move: int
     status: str
     text: str
+    event: bytes
 
 
 class Watcher:
@@ -193,7 +195,8 @@ class WebTables:
         if snap is None or snap.move != live.game.move_number or snap.status != live.row.status:
             state = self.state(live, seat, lang)
             text = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
-            snap = drawn[(seat, lang)] = Snapshot(state["move"], live.row.status, text)
+            event = f"id: {state['move']}\ndata: {text}\n\n".encode()
+            snap = drawn[(seat, lang)] = Snapshot(state["move"], live.row.status, text, event)
         return snap
 
     def watch(self, game_id: int, seat: int | None, lang: str) -> Watcher:
@@ -240,12 +243,14 @@ class WebTables:
         for watcher in list(self.watchers.get(live.game_id, ())):
             watcher.offer(self.snapshot(live, watcher.seat, watcher.lang))
 
-    async def play(self, live: LiveGame, seat: int, move: int, code: str, lang: str) -> str | None:
+    async def play(self, live: LiveGame, seat: int, move: int, code: str) -> str | None:
         """A play from the page, through the buttons' path (legal, by the seat to act, at that
-        move number, once); None when applied, else the refusal's text."""
-        problem, events = await play.attempt(self.svc, live, seat, move, code, lang)
+        move number, once); None when applied, else the message id of the refusal (the same
+        ids in every language: the default one is asked whether an engine reason has words)."""
+        default = self.svc.tr.resolve(None)
+        problem, events = await play.attempt(self.svc, live, seat, move, code, default)
         if problem is not None:
-            return self.svc.tr.get(lang, problem)
+            return problem
         group = not play.table_waits(live, live.game.actions[-1], events)
         self.svc.renderer.refresh(live.game_id, group=group)
         await self.svc.notify_listeners(live, events)

@@ -6,7 +6,8 @@ buttons in private chats only).
 
 The server is uvicorn's, started as a task in ``post_init`` and stopped in ``post_stop`` (as
 python-telegram-bot's custom webhook example shares one loop between the bot and a web
-server); the signals stay the bot's.
+server); the signals stay the bot's. It listens on a port of its own
+(``WEBAPP_LISTEN``:``WEBAPP_PORT``), not on the webhook's.
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ async def setup(application: Application, svc: Services) -> None:
         )
         return
     tables = WebTables(svc)
-    svc.listeners.append(tables.on_change)
+    # First of the listeners: the pages get the move before timers and the like write theirs.
+    svc.listeners.insert(0, tables.on_change)
     web = WebApp(svc, tables, telegram_auth(settings.token, settings.webapp_max_age))
     config = uvicorn.Config(
         web.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1

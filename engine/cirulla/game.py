@@ -130,6 +130,7 @@ class CirullaSight(NamedTuple):
     matta: str  # the matta's card
     matta_value: int  # as the view shows it
     grande_points: int
+    shown_hands: list[list[str] | None]  # each seat's hand when shown (a knock, a call)
 
 
 @register
@@ -688,6 +689,7 @@ class Cirulla(Game):
             CODES[self.matta],
             self._matta_value_seen(seat),
             self.grande_points,
+            [[CODES[c] for c in h] if shown[p] else None for p, h in enumerate(hands)],
         )
 
     # -- dealing ---------------------------------------------------------------------------

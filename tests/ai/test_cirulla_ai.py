@@ -52,6 +52,35 @@ def test_exposure_counts_an_ace_on_a_table_without_aces():
     assert ai.exposure(ai.seen_from_view(view), ["QH", "JS"]) < 0.2
 
 
+def test_normal_sweeps_with_another_card_and_keeps_its_ace():
+    """An ace in hand is a scopa to come: the three makes the same scopa (2 2 3 5 and 3 are
+    fifteen) as the ace that takes all."""
+    g = new_game([["4S", "5S", "6S"], ["AH", "3H", "QC"]], ["2C", "2D", "3S", "5H"])
+    assert "AH:2D+2C+3S+5H" in g.legal_actions(1)
+    assert normal_choice(g) == "3H:2D+2C+3S+5H"
+
+
+def test_normal_lays_no_ace_on_an_empty_table():
+    """Laid on an empty table, an ace is lost to any ace; in hand it sweeps a table later."""
+    g = new_game([["AC", "3D", "6C"], ["KC", "QC", "JD"]], ["2C", "2D", "3H", "3S"])
+    g.play(1, "KC:2C+2D+3H+3S")
+    assert g.view(0)["table"] == []
+    assert normal_choice(g) != "AC"
+
+
+def test_exposure_counts_a_knocked_hand_as_shown():
+    """Once the next opponent's hand is shown, what it can take is known, not guessed."""
+    g = new_game([["4S", "5S", "6S"], ["KC", "QC", "JD"]], ["2C", "2D", "3H", "3S"])
+    view = g.view(1)
+    # A lone five: any five, king or ace takes it.
+    guessed = ai.exposure(ai.seen_from_view(view), ["5H"])
+    assert 0.1 < guessed < 1
+    view["shown_hands"] = [["4S", "5S", "6S"], None]
+    assert ai.exposure(ai.seen_from_view(view), ["5H"]) > 1  # 5S takes it: a scopa
+    view["shown_hands"] = [["4S", "6S", "7S"], None]
+    assert ai.exposure(ai.seen_from_view(view), ["5H"]) == 0
+
+
 def random_position(players: int, seed: int, moves: int) -> engine.Game:
     g = engine.new_game("cirulla", players, seed=seed)
     rng = random.Random(seed)

@@ -481,6 +481,7 @@ def test_cirulla_sight_is_what_the_view_shows(rules):
             others = [h for p, h in enumerate(v["shown_hands"]) if p != seat and h]
             assert sorted(s.shown) == sorted(c for h in others for c in h)
             assert (s.matta, s.matta_value) == (g.rules.matta_card, v["matta_value"])
+            assert s.shown_hands == v["shown_hands"]
 
 
 def test_belota_sight_is_what_the_view_shows():

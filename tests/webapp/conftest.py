@@ -63,3 +63,20 @@ async def browser():
         browser = await p.chromium.launch(executable_path=chromium_path())
         yield browser
         await browser.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def local(tmp_path):
+    """Local mode on a temporary database, computer players without a pause, served."""
+    from bot.app import LOCALES_DIR
+    from bot.core.i18n import Translator
+    from bot.webapp.local import LocalServer
+
+    server = await LocalServer.open(
+        tmp_path / "local.sqlite3", Translator(LOCALES_DIR), "it", 0, 20
+    )
+    async with Served(server.web.app) as served:
+        server.url = served.url
+        yield server
+        server.web.tables.close()  # the pages' streams end, so the server stops at once
+    await server.close()

@@ -7,29 +7,17 @@ import random
 
 import httpx
 import pytest
-import pytest_asyncio
 
 from bot.app import LOCALES_DIR
 from bot.core.i18n import Translator
 from bot.webapp.local import LOCAL_USER, LocalServer
-from tests.webapp.conftest import PHONE, SCREENSHOTS, Served
+from tests.webapp.conftest import PHONE, SCREENSHOTS
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 TR = Translator(LOCALES_DIR)
 # What the page shows when the player has something to do, or the game is over.
 READY = "#app[data-over], .hand.my-turn, .actions button[data-action]"
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def local(tmp_path):
-    """Local mode on a temporary database, computer players without a pause, served."""
-    server = await LocalServer.open(tmp_path / "local.sqlite3", TR, "it", 0, 20)
-    async with Served(server.web.app) as served:
-        server.url = served.url
-        yield server
-        server.web.tables.close()  # the pages' streams end, so the server stops at once
-    await server.close()
 
 
 async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) -> int:

@@ -39,18 +39,63 @@ function postEvent(type, data) {
   }
 }
 
-function applyTheme() {
-  let theme = null;
-  try {
-    theme = JSON.parse(hashParams.get("tgWebAppThemeParams") || "null");
-  } catch (e) {
-    theme = null;
-  }
-  if (!theme) return;
+// Telegram's colours as --tg-* properties (the style falls back to its own without them).
+let themed = [];
+function setTheme(theme) {
+  if (!theme || typeof theme !== "object") return;
   const root = document.documentElement.style;
+  for (const name of themed) root.removeProperty(name);
+  themed = [];
   for (const [key, value] of Object.entries(theme)) {
-    if (/^#[0-9a-f]{3,8}$/i.test(value)) root.setProperty(`--tg-${key.replace(/_/g, "-")}`, value);
+    if (typeof value !== "string" || !/^#[0-9a-f]{3,8}$/i.test(value)) continue;
+    const name = `--tg-${key.replace(/_/g, "-")}`;
+    root.setProperty(name, value);
+    themed.push(name);
   }
+}
+
+function applyTheme() {
+  try {
+    setTheme(JSON.parse(hashParams.get("tgWebAppThemeParams") || "null"));
+  } catch (e) {
+    /* no theme in the address: the page's own colours */
+  }
+}
+
+// Telegram tells the page when the user changes theme (or night mode): apps call
+// Telegram.WebView.receiveEvent (or TelegramGameProxy.receiveEvent), the web version posts
+// {eventType, eventData} from the parent frame. With Telegram's own script on the page, its
+// Telegram.WebApp receives them and fires themeChanged.
+function receiveEvent(type, data) {
+  if (type === "theme_changed" && data) setTheme(data.theme_params);
+}
+
+function followTheme() {
+  const tg = (window.Telegram = window.Telegram || {});
+  if (tg.WebApp && typeof tg.WebApp.onEvent === "function") {
+    tg.WebApp.onEvent("themeChanged", () => setTheme(tg.WebApp.themeParams));
+    setTheme(tg.WebApp.themeParams);
+    return;
+  }
+  const before = tg.WebView && tg.WebView.receiveEvent;
+  tg.WebView = Object.assign(tg.WebView || {}, {
+    receiveEvent(type, data) {
+      receiveEvent(type, data);
+      if (typeof before === "function") before(type, data);
+    },
+  });
+  window.TelegramGameProxy = { receiveEvent: tg.WebView.receiveEvent };
+  window.TelegramGameProxy_receiveEvent = tg.WebView.receiveEvent;
+  window.addEventListener("message", (event) => {
+    if (event.source !== window.parent || window.parent === window) return;
+    let message = null;
+    try {
+      message = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
+    } catch (e) {
+      return;
+    }
+    if (message && message.eventType) receiveEvent(message.eventType, message.eventData);
+  });
 }
 
 // -- the server ----------------------------------------------------------------------------------
@@ -289,21 +334,43 @@ function actionButtons(st) {
   return html ? `<div class="actions">${html}</div>` : "";
 }
 
-function hand(st) {
-  if (st.seat === null) return "";
+// The hand is kept card by card: a card stays the same element from move to move, and only
+// its classes, angle and state change (so legal cards rise with a transition).
+function drawHand(part, st) {
+  if (st.seat === null) return patch(part, "");
+  let box = part.firstElementChild;
+  if (!box || part._html !== undefined) {
+    part.innerHTML = '<div class="hand"></div>';
+    part._html = undefined;
+    box = part.firstElementChild;
+  }
   const cards = st.view.hand || [];
   const legal = legalCards(st);
   const tight = cards.length > 5 ? " tight" : "";
-  const buttons = cards
-    .map((code, i) => {
-      const ok = legal.has(code);
-      const chosen = choosing === code ? " chosen" : "";
-      const turn = `--r:${((i - (cards.length - 1) / 2) * 2.5).toFixed(1)}deg`;
-      return `<button type="button" class="card-button${ok ? " legal" : ""}${chosen}" style="${turn}" data-card="${esc(code)}"${ok ? "" : " disabled"} aria-label="${esc(cardLabel(code, st))}">${cardFace(code, st)}</button>`;
-    })
-    .join("");
   const mode = st.legal.length ? " my-turn" : "";
-  return `<div class="hand${tight}${mode}${legal.size ? " cards" : ""}">${buttons}</div>`;
+  const className = `hand${tight}${mode}${legal.size ? " cards" : ""}`;
+  if (box.className !== className) box.className = className;
+  const old = new Map();
+  for (const button of box.children) old.set(button.dataset.card, button);
+  cards.forEach((code, i) => {
+    let button = old.get(code);
+    if (button) old.delete(code);
+    else {
+      button = document.createElement("button");
+      button.type = "button";
+      button.dataset.card = code;
+      button.setAttribute("aria-label", cardLabel(code, st));
+      button.innerHTML = cardFace(code, st);
+    }
+    const ok = legal.has(code);
+    const name = `card-button${ok ? " legal" : ""}${choosing === code ? " chosen" : ""}`;
+    if (button.className !== name) button.className = name;
+    const turn = `${((i - (cards.length - 1) / 2) * 2.5).toFixed(1)}deg`;
+    if (button.style.getPropertyValue("--r") !== turn) button.style.setProperty("--r", turn);
+    if (button.disabled === ok) button.disabled = !ok;
+    if (box.children[i] !== button) box.insertBefore(button, box.children[i] || null);
+  });
+  for (const button of old.values()) button.remove();
 }
 
 function resultPanel(st) {
@@ -313,34 +380,74 @@ function resultPanel(st) {
   return `<div class="result" role="dialog"><div class="sheet">${r.lines.map((l) => `<p>${l}</p>`).join("")}<div class="row">${again}<button type="button" class="act quiet" id="close-result">${esc(T("webapp-close"))}</button></div></div></div>`;
 }
 
+// The page's parts: laid out once per game and seat, then each one redrawn only when its
+// markup changes (a play usually changes a seat's tag, a trick card, the turn and the hand).
+const PLACES = ["top", "left", "centre", "right", "bottom"];
+let frame = null; // {key, root, parts}
+
+function patch(part, html) {
+  if (part._html !== html) {
+    part.innerHTML = html;
+    part._html = html;
+  }
+}
+
+function layout(st) {
+  const key = `${st.game}:${st.kind}:${st.players}:${st.seat}`;
+  if (frame && frame.key === key && app.contains(frame.root)) return frame.parts;
+  const seat = (where) =>
+    where === "centre"
+      ? '<div class="part" data-part="centre"></div>'
+      : where === "bottom"
+        ? '<div class="part" data-part="bottom-card"></div><div class="part" data-part="bottom-tag"></div>'
+        : `<div class="part" data-part="${where}-tag"></div><div class="part" data-part="${where}-card"></div>`;
+  app.innerHTML =
+    '<div class="part" data-part="header"></div>' +
+    `<section class="felt ${st.kind} p${st.players}">` +
+    PLACES.map((where) => `<div class="${where}">${seat(where)}</div>`).join("") +
+    "</section>" +
+    ["last", "turn", "actions", "hand", "notes", "result"]
+      .map((name) => `<div class="part" data-part="${name}"></div>`)
+      .join("");
+  const parts = {};
+  for (const el of app.querySelectorAll("[data-part]")) parts[el.dataset.part] = el;
+  frame = { key, root: app.firstElementChild, parts };
+  return parts;
+}
+
 function show(st) {
   state = st;
   app.dataset.move = st.move;
   if (st.over) app.dataset.over = "1";
   else delete app.dataset.over;
   if (choosing && !legalCards(st).has(choosing)) choosing = null;
-  const places = { top: "", left: "", right: "", bottom: "" };
+  const parts = layout(st);
   const played = trickCards(st);
-  for (let seat = 0; seat < st.players; seat++) {
-    const where = place(seat, st);
-    const inTrick = played[seat] ? card(played[seat], st, "played") : "";
-    places[where] = where === "bottom" ? `${inTrick}${seatTag(seat, st)}` : `${seatTag(seat, st)}${inTrick}`;
+  for (const where of PLACES) {
+    if (where === "centre") continue;
+    let tag = "";
+    let inTrick = "";
+    for (let seat = 0; seat < st.players; seat++) {
+      if (place(seat, st) !== where) continue;
+      tag = seatTag(seat, st);
+      inTrick = played[seat] ? card(played[seat], st, "played") : "";
+    }
+    patch(parts[`${where}-tag`], tag);
+    patch(parts[`${where}-card`], inTrick);
   }
   const score = st.score ? `<div class="score">${st.score}</div>` : "";
   const newGame = session.local ? `<button type="button" class="link" id="new-game">${esc(T("webapp-new-game"))}</button>` : "";
-  const notes = st.notes.length ? `<div class="notes">${st.notes.map((l) => `<p>${l}</p>`).join("")}</div>` : "";
-  app.innerHTML =
-    `<header class="bar"><div><h1>${esc(st.title)}</h1>${score}</div>${newGame}<i class="dot"></i></header>` +
-    `<section class="felt ${st.kind} p${st.players}">` +
-    `<div class="top">${places.top}</div><div class="left">${places.left}</div>` +
-    `<div class="centre">${centre(st)}</div><div class="right">${places.right}</div>` +
-    `<div class="bottom">${places.bottom}</div></section>` +
-    lastLine(st) +
-    `<div class="turn${st.legal.length ? " mine" : ""}">${st.turn}</div>` +
-    actionButtons(st) +
-    hand(st) +
-    notes +
-    resultPanel(st);
+  patch(
+    parts.header,
+    `<header class="bar"><div><h1>${esc(st.title)}</h1>${score}</div>${newGame}<i class="dot"></i></header>`,
+  );
+  patch(parts.centre, centre(st));
+  patch(parts.last, lastLine(st));
+  patch(parts.turn, `<div class="turn${st.legal.length ? " mine" : ""}">${st.turn}</div>`);
+  patch(parts.actions, actionButtons(st));
+  drawHand(parts.hand, st);
+  patch(parts.notes, st.notes.length ? `<div class="notes">${st.notes.map((l) => `<p>${l}</p>`).join("")}</div>` : "");
+  patch(parts.result, resultPanel(st));
 }
 
 // -- local mode: choose a game -----------------------------------------------------------------
@@ -419,7 +526,9 @@ app.addEventListener("click", (event) => {
 // -- start ---------------------------------------------------------------------------------------
 async function main() {
   applyTheme();
+  followTheme();
   postEvent("web_app_ready");
+  postEvent("web_app_request_theme");
   postEvent("web_app_expand");
   try {
     session = await api("api/session");
