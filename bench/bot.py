@@ -8,8 +8,8 @@ a button press carrying the callback data the bot drew. Three ways of pressing:
   make the wait longer, so it is off);
 - human: each press comes after a think time drawn from a log-normal law (median 2.5 s, most
   between 1 and 6 s, never under 0.7 s), on a button the player's message shows, with the
-  group edit window of ``bot/core/settings.py``; think times and the window are both multiplied by
-  ``--scale`` so that the bench stays fast;
+  group edit window of ``bot/core/settings.py``; think times, the window and the gap between two
+  messages to one private chat are all multiplied by ``--scale`` so that the bench stays fast;
 - burst: presses back to back while each Bot API call takes ``--latency`` ms (players, or
   computer players, faster than Telegram answers: the renderer folds changes together; no
   window).
@@ -122,12 +122,16 @@ async def play_game(
     """One game from /nuova to the end; returns (card press times, group, private, cards)."""
     fake = FakeTelegram()
     window = Settings.model_fields["group_edit_window"].default * scale if mode == "human" else 0
+    # The gap between two messages to one private chat, scaled with the think times (at 1 s
+    # while players think for 25 ms, it would hold every other message back).
+    gap = Settings.model_fields["private_gap"].default * (scale if mode == "human" else 1)
     settings = Settings(
         telegram_bot_token=fake.token,
         database_path=db,
         group_max_rate=0,
         overall_max_rate=0,
         group_edit_window=window,
+        private_gap=gap,
         _env_file=None,
     )
     app = build_application(settings, FakeRequest(fake, latency=latency), publish_commands=False)

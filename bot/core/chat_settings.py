@@ -31,14 +31,18 @@ class ChatSettings:
 
 
 async def get_settings(storage: Storage, chat_id: int) -> ChatSettings:
-    """A chat's settings (the defaults when it never chose anything)."""
+    """A chat's settings (the defaults when it never chose anything), read from the database
+    once and then kept (every press and every rendering pass asks)."""
+    cached = storage.settings_cache.get(chat_id)
+    if cached is not None:
+        return cached
     cur = await storage.conn.execute(
         "SELECT lang, commentary FROM chat_settings WHERE chat_id = ?", (chat_id,)
     )
     row = await cur.fetchone()
-    if row is None:
-        return ChatSettings()
-    return ChatSettings(row[0], bool(row[1]))
+    settings = ChatSettings() if row is None else ChatSettings(row[0], bool(row[1]))
+    storage.settings_cache[chat_id] = settings
+    return settings
 
 
 async def set_lang(storage: Storage, chat_id: int, lang: str) -> None:
@@ -52,6 +56,7 @@ async def set_lang(storage: Storage, chat_id: int, lang: str) -> None:
         )
         # Every game of the chat, finished ones too, so that a rematch keeps the language.
         await conn.execute("UPDATE games SET lang = ? WHERE chat_id = ?", (lang, chat_id))
+    storage.settings_cache.pop(chat_id, None)
 
 
 async def set_commentary(storage: Storage, chat_id: int, on: bool) -> None:
@@ -63,6 +68,7 @@ async def set_commentary(storage: Storage, chat_id: int, on: bool) -> None:
                    updated_at = excluded.updated_at""",
             (chat_id, int(on), _now()),
         )
+    storage.settings_cache.pop(chat_id, None)
 
 
 async def open_game_ids(storage: Storage, chat_id: int) -> list[int]:

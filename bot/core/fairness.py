@@ -7,6 +7,9 @@ Two pieces, both keyed by chat:
   429 ("retry after N") pauses only the chat it was about. A call waiting for its group's
   budget holds nothing another chat needs: it takes the overall budget only once its group lets
   it go. (python-telegram-bot's ``AIORateLimiter`` pauses every request of the bot on any 429.)
+  When the overall budget is short, the calls a player waits for come first (``URGENT``: a
+  ping, a reply; the default) and those that can wait come after (``LATER``: a table edit,
+  a deletion; see ``later``), with a share of the budget kept for them so that they still go.
 - ``ChatFairProcessor`` runs the updates: at most ``per_chat`` of one chat at once, at most
   ``queue`` more of it waiting; what comes beyond that share is dropped (a press is answered
   once, so that its button stops spinning), and a chat that floods is reported once. A flood in
@@ -19,7 +22,9 @@ import asyncio
 import contextlib
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -35,6 +40,132 @@ log = logging.getLogger(__name__)
 KEEP_LIMITERS = 512
 # Added to Telegram's retry_after, as python-telegram-bot does.
 RETRY_SLACK = 0.1
+
+
+# The priority of the Bot API calls made in a context (see ``later``).
+URGENT = 0
+LATER = 1
+_priority: ContextVar[int] = ContextVar("call_priority", default=URGENT)
+# A call's place in the overall budget already taken (``CallBudget.reserve``): the next call
+# made in this context spends it instead of waiting again.
+_reserved: ContextVar[bool] = ContextVar("call_reserved", default=False)
+# When both kinds wait, one call in LATER_SHARE goes to a LATER one.
+LATER_SHARE = 4
+
+
+@contextlib.contextmanager
+def later() -> Iterator[None]:
+    """The calls made inside can wait behind the urgent ones (``LATER``)."""
+    token = _priority.set(LATER)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+class CallBudget:
+    """At most ``max_rate`` calls in any ``period`` seconds (a leaky bucket, as aiolimiter's),
+    the calls that wait served urgent first, each kind in order, one in ``LATER_SHARE`` to a
+    ``LATER`` call when both wait."""
+
+    def __init__(self, max_rate: float, period: float = 1.0) -> None:
+        self.max_rate = max_rate
+        self._drain = max_rate / period  # calls per second leaving the bucket
+        self._level = 0.0
+        self._last = 0.0
+        self._queues: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
+        self._granted = 0  # grants while both kinds waited, to give LATER its share
+        self._timer: asyncio.TimerHandle | None = None
+
+    def _leak(self) -> float:
+        now = asyncio.get_running_loop().time()
+        self._level = max(0.0, self._level - (now - self._last) * self._drain)
+        self._last = now
+        return now
+
+    def waiting(self, priority: int = URGENT) -> int:
+        """Calls of this priority waiting for the budget."""
+        return sum(not f.done() for f in self._queues[priority])
+
+    async def acquire(self, priority: int = URGENT) -> None:
+        """Wait for a place in the budget."""
+        self._leak()
+        if not any(self._queues) and self._level + 1 <= self.max_rate:
+            self._level += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queues[priority].append(future)
+        self._grant()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._level -= 1  # granted as it was given up: the place goes to the next one
+                self._grant()
+            raise
+
+    def _next(self) -> asyncio.Future[None] | None:
+        for queue in self._queues:
+            while queue and queue[0].done():
+                queue.popleft()  # given up while waiting
+        urgent, low = self._queues
+        if urgent and low:
+            self._granted += 1
+            if self._granted % LATER_SHARE == 0:
+                return low.popleft()
+            return urgent.popleft()
+        if urgent:
+            return urgent.popleft()
+        return low.popleft() if low else None
+
+    def _grant(self) -> None:
+        self._timer = None
+        self._leak()
+        while self._level + 1 <= self.max_rate:
+            future = self._next()
+            if future is None:
+                return
+            self._level += 1
+            future.set_result(None)
+        if any(self._queues) and self._timer is None:
+            wait = (self._level + 1 - self.max_rate) / self._drain
+            self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._grant)
+
+    async def reserve(self, priority: int = URGENT, not_before: float = 0.0) -> None:
+        """Take a place for the next call made in this context, waiting at least ``not_before``
+        seconds meanwhile (a private chat's gap between two messages: the wait in the queue
+        counts towards it)."""
+        if not_before > 0:
+            await asyncio.gather(asyncio.sleep(not_before), self.acquire(priority))
+        else:
+            await self.acquire(priority)
+        _reserved.set(True)
+
+    async def reserve_unless(self, event: asyncio.Event, places: dict[Any, asyncio.Task]) -> bool:
+        """Take a ``LATER`` place for the next call made in this context, unless ``event`` is
+        set first (False: nothing taken yet). A caller that waits so before it draws a message
+        sends the latest state once its turn comes (changes made meanwhile fold into that one
+        call), and goes back to more urgent work when ``event`` tells of some. The place in the
+        queue is kept in ``places`` (under the event) for the next try: an interrupted wait
+        does not go back to the end of the queue. ``forget`` gives it up."""
+        if _reserved.get():
+            return True  # a place taken before is still unspent
+        place = places.get(event)
+        if place is None:
+            place = places[event] = asyncio.ensure_future(self.acquire(LATER))
+        if not place.done():
+            woken = asyncio.ensure_future(event.wait())
+            try:
+                await asyncio.wait({place, woken}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                woken.cancel()
+            if not place.done():
+                return False
+        del places[event]
+        if place.cancelled() or place.exception() is not None:
+            return False
+        _reserved.set(True)
+        return True
 
 
 def _retry_seconds(exc: RetryAfter) -> float:
@@ -56,7 +187,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         max_retries: int = 0,
     ) -> None:
         """Rates of 0 turn that budget off; ``max_retries``: 429s waited out per call."""
-        self._overall = AsyncLimiter(overall_max_rate, 1) if overall_max_rate else None
+        self.overall = CallBudget(overall_max_rate, 1) if overall_max_rate else None
         self._group_rate = group_max_rate
         self._group_period = group_time_period
         self._groups: dict[int | str, AsyncLimiter] = {}
@@ -115,9 +246,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         for attempt in range(retries + 1):
             await self._wait_pause(chat)
             group = self._group_limiter(chat) if is_group else contextlib.nullcontext()
-            overall = self._overall if (chat is not None and self._overall) else None
+            overall = self.overall if chat is not None else None
             try:
-                async with group, overall or contextlib.nullcontext():
+                async with group:
+                    if _reserved.get():
+                        _reserved.set(False)  # its place was taken beforehand
+                    elif overall is not None:
+                        await overall.acquire(_priority.get())
                     # A 429 for this chat may have come while this call waited for a budget.
                     await self._wait_pause(chat)
                     return await callback(*args, **kwargs)

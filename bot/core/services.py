@@ -17,6 +17,7 @@ import aiosqlite
 from telegram import User
 from telegram.ext import ContextTypes
 
+import engine
 from bot.core.chat_settings import get_settings
 from bot.core.i18n import Translator
 from bot.core.live import Games, LiveGame
@@ -31,8 +32,9 @@ if TYPE_CHECKING:
 GameListener = Callable[["Services", LiveGame, list[dict[str, Any]]], Awaitable[None]]
 # Called inside the transaction that ends a game (its last action, or its cancellation), so
 # that what they write (results, ratings) is committed with the end of the game or not at all.
-# ``live.game.is_over`` tells a finished game from a cancelled one.
-ResultHook = Callable[[aiosqlite.Connection, LiveGame], Awaitable[None]]
+# They get the game as it ends: the live game moves on to it only once the commit succeeded.
+# ``game.is_over`` tells a finished game from a cancelled one.
+ResultHook = Callable[[aiosqlite.Connection, LiveGame, engine.Game], Awaitable[None]]
 
 
 class Users:
@@ -105,14 +107,15 @@ class Services:
         """The link that opens the private chat with the bot and sends ``/start payload``."""
         return f"https://t.me/{self.bot_username}?start={payload}"
 
-    def result_writer(self, live: LiveGame) -> Within | None:
-        """The writes of the result hooks for a game that ends, for storage's ``within``."""
+    def result_writer(self, live: LiveGame, game: engine.Game) -> Within | None:
+        """The writes of the result hooks for a game that ends as ``game`` (its last action
+        played, or cancelled), for storage's ``within``."""
         if not self.result_hooks:
             return None
 
         async def write(conn: aiosqlite.Connection) -> None:
             for hook in self.result_hooks:
-                await hook(conn, live)
+                await hook(conn, live, game)
 
         return write
 

@@ -375,6 +375,8 @@ class Storage:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self._write_lock = asyncio.Lock()
+        # Chat id -> its chat settings, read once (``bot.core.chat_settings`` keeps it).
+        self.settings_cache: dict[int, Any] = {}
 
     @classmethod
     async def open(cls, path: Path | str) -> Storage:
@@ -888,3 +890,4 @@ class Storage:
                 "UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?",
                 (new_chat_id, old_chat_id),
             )
+        self.settings_cache.clear()

@@ -23,6 +23,7 @@ import aiosqlite
 from telegram import Update
 from telegram.ext import Application
 
+import engine
 from bot.core.chat_settings import chat_lang
 from bot.core.live import LiveGame
 from bot.core.services import Services
@@ -86,10 +87,12 @@ def _moment(text: str | None) -> datetime:
     return moment if moment.utcoffset() is not None else moment.replace(tzinfo=UTC)
 
 
-async def build_record(conn: aiosqlite.Connection, live: LiveGame) -> records.GameRecord:
-    """The record of a game that is ending or being cancelled, read inside its transaction."""
+async def build_record(
+    conn: aiosqlite.Connection, live: LiveGame, game: engine.Game
+) -> records.GameRecord:
+    """The record of a game that is ending (as ``game``) or being cancelled, read inside its
+    transaction."""
     row = live.row
-    game = live.game
     cur = await conn.execute(
         "SELECT started_at, finished_at FROM games WHERE game_id = ?", (row.game_id,)
     )
@@ -129,14 +132,14 @@ async def build_record(conn: aiosqlite.Connection, live: LiveGame) -> records.Ga
     )
 
 
-async def record_game(conn: aiosqlite.Connection, live: LiveGame) -> None:
+async def record_game(conn: aiosqlite.Connection, live: LiveGame, game: engine.Game) -> None:
     """The result hook: record the game and, when rated, announce the group's rating changes.
 
     A table of computer players only has nobody to record: it ends without a record.
     """
     if all(s.user_id is None for s in live.row.seats):
         return
-    record = await build_record(conn, live)
+    record = await build_record(conn, live, game)
     recorded = await records.record_result(conn, record)
     changes = [c for c in recorded.changes if c.scope == record.chat_id]
     if not changes:

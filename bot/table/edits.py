@@ -9,8 +9,16 @@ are folded into one more pass, so a burst of moves costs one edit, not one per m
 The player to act is pinged: their hand is sent afresh at the bottom of their private chat (a
 message that notifies, unlike an edit) and the old one deleted, once per turn (a quiet action,
 which leaves the same player to act, is no new turn); a turn timer's reminder pings again.
-Other hands are edited in place, and only when what they show changes. Two messages sent to one
-private chat keep ``private_gap`` seconds apart (Telegram: one a second).
+Other hands are edited in place, and only when what their player needs changes (``_needs``:
+their turn's buttons, their own cards, the deal and its phase, the end); other players' moves
+and bids are on the table. Two messages sent to one private chat keep ``private_gap`` seconds
+apart (Telegram: one a second).
+
+When the bot's overall budget of calls is short (``bot.core.fairness.CallBudget``), the ping
+goes first; the edits of waiting hands, the deletions of old hands (those of one private chat
+in one ``deleteMessages``) and the table edits wait for a ``LATER`` place, each drawn only once
+its place has come (so it shows the latest state: the changes made meanwhile fold into it), and
+a change of the game meanwhile sends its task back to the ping.
 
 The table shows every move since its previous version (``table_since``). When a deal ends, the
 table message becomes the deal's result and the next deal's table is sent at the bottom of the
@@ -34,6 +42,7 @@ from typing import TYPE_CHECKING
 from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot.core.chat_settings import get_settings
+from bot.core.fairness import CallBudget, later
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
 from bot.games import ui_for
@@ -82,6 +91,12 @@ class Renderer:
         self._last_group: dict[int, float] = {}  # chat id -> loop time of its latest call
         self._hurry = 0  # flushes under way: no window holds an edit
         self._acting: set[int] = set()  # games whose table shows buttons of the player to act
+        # game id -> user id -> that player's messages of the game to delete (old hands)
+        self._obsolete: dict[int, dict[int, list[int]]] = {}
+        self._waiting_due: set[int] = set()  # games whose waiting hands are to look at
+        self._places: dict[asyncio.Event, asyncio.Task] = {}  # a game's place in the budget
+        # (game, seat) -> what that seat's hand showed that a waiting player needs (``_needs``)
+        self._drawn: dict[tuple[int, int], tuple] = {}
 
     def refresh(self, game_id: int, *, group: bool = True) -> None:
         """Bring a game's messages up to date soon (in a background task); with ``group``
@@ -118,34 +133,63 @@ class Renderer:
         self._later.clear()
         await self.flush()
 
+    def _pending(self, game_id: int) -> bool:
+        return (
+            game_id in self._dirty
+            or game_id in self._group_dirty
+            or game_id in self._waiting_due
+            or game_id in self._obsolete
+        )
+
     async def _run(self, game_id: int) -> None:
         wake = self._wake[game_id] = asyncio.Event()
         try:
             failures = 0
-            while game_id in self._dirty or game_id in self._group_dirty:
+            while self._pending(game_id):
                 wake.clear()
-                private = game_id in self._dirty
+                stage = self._dirty
                 try:
-                    if private:
+                    if game_id in self._dirty:
+                        # The player to act first: their ping is urgent.
                         self._dirty.discard(game_id)
-                        await self.render_private(game_id)
+                        self._waiting_due.add(game_id)
+                        await self.render_private(game_id, waiting=False)
                         self._answered_again(game_id)
+                    # The rest can wait behind other games' pings; each call waits for its
+                    # place before it is drawn (so it shows the latest state), and a change
+                    # meanwhile sends this task back to the top for its ping.
+                    if game_id in self._waiting_due:
+                        self._waiting_due.discard(game_id)
+                        stage = self._waiting_due
+                        with later():
+                            await self.render_private(game_id, waiting=True, wake=wake)
+                        if game_id in self._waiting_due:
+                            continue  # a change came first
+                    stage = self._group_dirty
+                    if not await self._delete_obsolete(game_id, wake):
+                        continue
                     if game_id not in self._group_dirty:
                         continue
-                    private = False
                     wait = await self._group_wait(game_id)
                     if wait > 0:
                         # Woken early by a change: its hand messages go first.
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(wake.wait(), wait)
                         continue
+                    urgent = game_id in self._acting or await self._table_acts(game_id)
+                    if not urgent and not await self._my_turn(wake):
+                        continue
                     self._group_dirty.discard(game_id)
-                    await self.render_group(game_id)
+                    if urgent:
+                        await self.render_group(game_id)
+                    else:
+                        with later():
+                            await self.render_group(game_id)
                     failures = 0
                     self._answered_again(game_id)
                 except NetworkError as exc:  # timeouts included: try again a little later
                     failures += 1
-                    (self._dirty if private else self._group_dirty).add(game_id)
+                    stage.add(game_id)
                     if failures < RETRIES:
                         log.info(
                             "rendering game %s failed (%s), attempt %d", game_id, exc, failures
@@ -161,6 +205,58 @@ class Renderer:
         finally:
             del self._tasks[game_id]
             self._wake.pop(game_id, None)
+            place = self._places.pop(wake, None)
+            if place is not None:
+                place.cancel()
+
+    def _budget(self) -> CallBudget | None:
+        """The bot's overall budget of calls, if it has one."""
+        limiter = getattr(self.svc.messenger.bot, "rate_limiter", None)
+        return getattr(limiter, "overall", None)
+
+    async def _my_turn(self, wake: asyncio.Event) -> bool:
+        """Wait for a place in the bot's overall budget for a call that can wait; False when
+        a change of this game came first (its ping goes before)."""
+        budget = self._budget()
+        if budget is None or self._hurry:
+            return True
+        return await budget.reserve_unless(wake, self._places)
+
+    async def _table_acts(self, game_id: int) -> bool:
+        """Whether the game's table carries the buttons of the player to act (Belòta's bids)."""
+        live = await self.svc.games.get(game_id)
+        return (
+            live is not None
+            and live.active
+            and ui_for(live.row.kind).table_actions(live.game.view(None))
+        )
+
+    async def _delete_obsolete(self, game_id: int, wake: asyncio.Event) -> bool:
+        """Delete the game's old hand messages, the old ones of each private chat in one call
+        (``deleteMessages``); one that can no longer be deleted is reduced to a plain line.
+        False when a change of the game came first (the rest waits for the next pass)."""
+        chats = self._obsolete.get(game_id)
+        messenger = self.svc.messenger
+        while chats:
+            if not await self._my_turn(wake):
+                return False
+            user_id, ids = chats.popitem()
+            try:
+                with later():
+                    for n in range(0, len(ids), 100):
+                        if not await messenger.delete_many(user_id, ids[n : n + 100]):
+                            lang = await self.svc.lang_of(user_id)
+                            moved = Content(self.svc.tr.get(lang, "hand-moved"))
+                            for message_id in ids[n : n + 100]:
+                                with contextlib.suppress(TelegramError):
+                                    await messenger.show(user_id, message_id, moved)
+            except NetworkError:
+                chats.setdefault(user_id, []).extend(ids)  # tried again with the next pass
+                raise
+            except TelegramError as exc:  # the player blocked the bot: nothing to delete there
+                log.info("could not delete old hands of %s: %s", user_id, exc)
+        self._obsolete.pop(game_id, None)
+        return True
 
     def _put_off(self, game_id: int, exc: Exception) -> None:
         wait = self._backoff.get(game_id, RETRY_DELAY * 2)
@@ -205,13 +301,18 @@ class Renderer:
         await self.render_private(game_id)
         await self.render_group(game_id)
 
-    async def render_private(self, game_id: int) -> None:
-        """Make the hand messages of a game show its current state."""
+    async def render_private(
+        self, game_id: int, waiting: bool | None = None, wake: asyncio.Event | None = None
+    ) -> None:
+        """Make the hand messages of a game show what their players need: the player to act
+        (``waiting`` False), the others (True), or everybody (None). With ``wake``, each edit
+        of a waiting hand waits for its place in the budget, and a change of the game first
+        leaves the rest for the next pass."""
         live = await self.svc.games.get(game_id)
         if live is None or live.game is None or live.local:
             return
         live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
-        await self._render_hands(live)
+        await self._render_hands(live, waiting, wake)
 
     async def render_group(self, game_id: int) -> None:
         """Make the group's messages of a game show its current state: the lobby, or the
@@ -276,6 +377,7 @@ class Renderer:
         self._acting.discard(row.game_id)
         self._table_serials.pop(row.game_id, None)
         for s in row.seats:
+            self._drawn.pop((row.game_id, s.seat), None)
             self._pinged.pop((row.game_id, s.seat), None)
             self._reminders.pop((row.game_id, s.seat), None)
         self.svc.games.forget(row.game_id)
@@ -326,12 +428,14 @@ class Renderer:
                 return events[i + 1 :]
         return events
 
-    def _unseen(self, live: LiveGame) -> list[dict]:
-        """The moves made since the table's latest version and before the latest action (which
-        ended a deal: its result shows that action's own moves), as the result draws them."""
+    def _unseen(self, live: LiveGame, before: int) -> list[dict]:
+        """The moves of a deal made since the table's latest version and before the action
+        that ended it (its result shows that action's own moves; ``before``: the event serial
+        that action started at), as the result draws them. Several results may wait for one
+        edit (deals played inside one edit window): each opens with its own deal's moves."""
         drawn = self._table_serials.get(live.game_id, (live.serial, live.serial))[1]
         events = live.events_since(drawn)
-        events = events[: max(0, len(events) - len(live.last_events))]
+        events = events[: max(0, len(events) - (live.serial - before))]
         ui = ui_for(live.row.kind)
         for i in range(len(events) - 1, -1, -1):
             if events[i]["type"] in ui.announced:
@@ -369,7 +473,9 @@ class Renderer:
         self._reminders[(game_id, seat)] = (turn, seconds)
         self.refresh(game_id, group=False)
 
-    async def _render_hands(self, live: LiveGame) -> None:
+    async def _render_hands(
+        self, live: LiveGame, waiting: bool | None = None, wake: asyncio.Event | None = None
+    ) -> None:
         actor = live.game.current_seat if live.active else None
         if live.resumed:
             live.resumed = False
@@ -381,7 +487,12 @@ class Renderer:
             user_id = seat_row.user_id
             if user_id is None or user_id in live.blocked_notified:
                 continue
+            if waiting is not None and waiting != (seat_row.seat != actor):
+                continue
             key = (live.game_id, seat_row.seat)
+            if wake is not None and not await self._my_turn(wake):
+                self._waiting_due.add(live.game_id)
+                return
             lang = await self.svc.lang_of(user_id)
             # Read after the last await, under the game's lock: a press being committed has
             # moved the engine on but not yet the turn (``turn_started``), and a ping keyed on
@@ -392,37 +503,69 @@ class Renderer:
                 left = reminder[1] if reminder and reminder[0] == live.turn_started else None
                 content = screens.hand_screen(self.svc.tr, live, seat_row.seat, lang, reminder=left)
                 ping = (live.turn_started, left)
+                needs = self._needs(live, seat_row.seat, content)
+            if not acting and self._drawn.get(key) == needs:
+                # Nothing a waiting player needs has changed (their turn, the deal, the end):
+                # the table shows the rest, and their next ping their cards.
+                continue
             try:
                 if acting and self._pinged.get(key) != ping:
-                    mid = await self._ping(user_id, seat_row.hand_message_id, content, lang)
+                    mid = await self._ping(live, user_id, seat_row.hand_message_id, content)
                     self._pinged[key] = ping
                 else:
                     mid = await self.svc.messenger.show(user_id, seat_row.hand_message_id, content)
             except Forbidden:
-                await self._private_closed(live, user_id, seat_row.name)
+                await self.private_closed(live, user_id, seat_row.name)
                 continue
+            self._drawn[key] = needs
             if mid != seat_row.hand_message_id:
                 seat_row.hand_message_id = mid
                 await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid)
 
-    async def _ping(self, user_id: int, old: int | None, content: Content, lang: str) -> int:
-        """Send the hand afresh (Telegram notifies a new message, not an edit) and delete the
-        old one; one that can no longer be deleted is reduced to a plain line."""
+    @staticmethod
+    def _needs(live: LiveGame, seat: int, content: Content) -> tuple:
+        """What a player who is not to act needs their hand message to show right: its buttons
+        (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
+        bidding or play), their own cards, whether it shows the partner's cards (which go once
+        out of date), and while Belòta is bid what each player has said and whose word it is
+        (a hand shows the bidding, so that it never names the wrong bidder). Other players'
+        cards and the scores are on the table."""
+        game = live.game
+        view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
+        bidding = view.get("phase") == "bidding"
+        return (
+            content.key()[1],
+            live.row.status,
+            game.is_over,
+            game.deal_number,
+            view.get("phase"),
+            tuple(view["hand"]),
+            view.get("partner_hand") is not None,
+            (repr(view.get("bids")), game.current_seat) if bidding else None,
+        )
+
+    async def _ping(self, live: LiveGame, user_id: int, old: int | None, content: Content) -> int:
+        """Send the hand afresh (Telegram notifies a new message, not an edit); the old one is
+        deleted after, with the calls that can wait (``_delete_obsolete``)."""
         loop = asyncio.get_running_loop()
         wait = self._last_private.get(user_id, -1e9) + self.private_gap - loop.time()
-        if wait > 0:
+        budget = self._budget()
+        if budget is not None:
+            await budget.reserve(not_before=wait)  # its place in the queue while it waits
+        elif wait > 0:
             await asyncio.sleep(wait)
         messenger = self.svc.messenger
         mid = await messenger.send(user_id, content)
         self._last_private[user_id] = loop.time()
         self.pings += 1
-        if old is not None and old != mid and not await messenger.delete_many(user_id, [old]):
-            with contextlib.suppress(TelegramError):
-                await messenger.show(user_id, old, Content(self.svc.tr.get(lang, "hand-moved")))
+        if old is not None and old != mid:
+            messenger.forget(user_id, old)
+            self._obsolete.setdefault(live.game_id, {}).setdefault(user_id, []).append(old)
         return mid
 
-    async def _private_closed(self, live: LiveGame, user_id: int, name: str) -> None:
-        """A player blocked the bot (or never opened the chat): tell the group how to fix it."""
+    async def private_closed(self, live: LiveGame, user_id: int, name: str) -> None:
+        """A player blocked the bot (or never opened the chat): no more pings or hands for them
+        in private, and the group is told how to fix it (the table names them on their turn)."""
         await self.svc.users.set_private_open(user_id, False)
         live.blocked_notified.add(user_id)
         if live.row.status != "active":
@@ -443,10 +586,13 @@ class Renderer:
         items = await self.svc.storage.outbox(live.game_id)
         for n, item in enumerate(items):
             events = item.payload["events"]
-            if n == len(items) - 1 and live.active_or_over:
+            before = item.payload.get("serial")
+            if before is None and n == len(items) - 1:  # queued by an older version
+                before = live.serial - len(live.last_events)
+            if before is not None and live.active_or_over:
                 # Moves the table never showed (the deal ended inside its edit window) open
                 # the result, so that every card played is seen.
-                events = self._unseen(live) + events
+                events = self._unseen(live, before) + events
             content = screens.announcement_screen(self.svc.tr, live, events, item.payload["view"])
             old = row.table_message_id
             if old is not None and self.svc.messenger.latest.get(row.chat_id) == old:

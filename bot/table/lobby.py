@@ -304,7 +304,7 @@ async def _start(svc: Services, live: LiveGame, user_id: int) -> str | None:
 
 async def cancel_game(svc: Services, live: LiveGame) -> bool:
     """Cancel a lobby or a game in progress (caller holds the game's lock)."""
-    within = svc.result_writer(live) if live.game is not None else None
+    within = svc.result_writer(live, live.game) if live.game is not None else None
     if not await svc.storage.cancel_game(live.game_id, within=within):
         return False
     live.row.status = "cancelled"
@@ -356,9 +356,23 @@ async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     status = change.new_chat_member.status
     if status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
         await svc.users.set_private_open(change.chat.id, False)
+        await close_private(svc, change.chat.id)
     elif status == ChatMemberStatus.MEMBER:
         await svc.users.seen(change.from_user, private_open=True)
         await reopen_private(svc, change.chat.id)
+
+
+async def close_private(svc: Services, user_id: int) -> None:
+    """The user blocked the bot: in each of their games in progress the table names them (on
+    their turn they play from the group) and the group is told, at once rather than at their
+    next ping."""
+    for game_id in await svc.storage.open_game_ids_of_user(user_id):
+        live = await svc.games.get(game_id)
+        if live is None or not live.active or user_id in live.blocked_notified:
+            continue
+        seat_row = next(s for s in live.row.seats if s.user_id == user_id)
+        await svc.renderer.private_closed(live, user_id, seat_row.name)
+        svc.renderer.refresh(game_id)
 
 
 async def reopen_private(svc: Services, user_id: int) -> None:

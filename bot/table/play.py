@@ -9,7 +9,6 @@ in the same commit, and the deal's result message shows them.
 
 from __future__ import annotations
 
-import copy
 import logging
 from typing import Any
 
@@ -52,7 +51,7 @@ def forced_tail(game: engine.Game, announced: frozenset[str]) -> list[tuple[int,
         return []
     if len(game.legal_actions(game.current_seat)) != 1:
         return []
-    trial = copy.deepcopy(game)
+    trial = game.copy()
     plays: list[tuple[int, str]] = []
     while not trial.is_over:
         seat = trial.current_seat
@@ -70,10 +69,14 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     nobody a choice (``forced_tail``); the caller holds ``live.lock``. Returns the events of
     every action applied.
 
+    The actions are played on a copy of the game, which becomes the live game only once the
+    commit has succeeded: whoever reads the game while the commit is awaited (a rendering pass,
+    the Mini App) sees the state before the action, never a half-made one.
+
     Raises ``engine.IllegalAction`` (nothing changes) or a storage error (the game is reloaded
     from the database, so memory never runs ahead of what was committed).
     """
-    game = live.game
+    game = live.game.copy()
     move = game.move_number
     ui = ui_for(live.row.kind)
     events = game.play(seat, code)
@@ -90,7 +93,10 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
         shown = [e for e in events if e["type"] in ui.announced or e["type"] in ui.closing]
         if forced:
             shown.insert(0, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
-        announcements.append(("announce", {"events": shown, "view": game.view(None)}))
+        # ``serial``: where the deal's own events end, so that the result can open with the
+        # moves the table never showed however many results wait (``Renderer._unseen``).
+        payload = {"events": shown, "view": game.view(None), "serial": live.serial}
+        announcements.append(("announce", payload))
     result = (game.winners, game.scores) if game.is_over else None
     try:
         await svc.storage.record_actions(
@@ -99,11 +105,12 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
             plays,
             announcements=announcements,
             result=result,
-            within=svc.result_writer(live) if result is not None else None,
+            within=svc.result_writer(live, game) if result is not None else None,
         )
     except BaseException:
         await svc.games.reload(live)
         raise
+    live.game = game
     live.row.move_number = move + len(plays)
     if result is not None:
         live.row.status = "over"

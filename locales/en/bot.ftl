@@ -82,7 +82,7 @@ toast-cancelled = Game cancelled.
 # $deal: the deal in the game's own word ("hand 2")
 table-title = 🃏 <b>{ $title }</b> · { $deal }
 table-title-single = 🃏 <b>{ $title }</b>
-table-turn = 👉 { $player } to play
+table-turn = 👉 It's { $player }'s turn
 table-over = 🏁 Game over.
 table-cancelled = ✖️ Game cancelled.
 

@@ -20,7 +20,6 @@ timer-bad-choice = Choose one of: off, 30s, 1m, 2m, 5m (for example /timer 2m).
 timer-during-game = The time per turn is changed before the game starts.
 timer-who = Only whoever opened the table or a group admin can change the time per turn.
 timer-group-only = The time per turn is chosen in a group.
-timer-reminder = ⏳ Your turn in { $group }: { $seconds } seconds left.
 timer-reminder-group = ⏳ { $player }, your turn: { $seconds } seconds left.
 timer-expired = ⌛ { $player } ran out of time: the computer plays this turn.
 timer-takeover = 🤖 { $player } ran out of time three times in a row: the computer plays for them until they come back.

@@ -20,7 +20,6 @@ timer-bad-choice = Scegli tra: off, 30s, 1m, 2m, 5m (per esempio /tempo 2m).
 timer-during-game = Il tempo per turno si cambia prima di cominciare la partita.
 timer-who = Solo chi ha aperto il tavolo o un amministratore del gruppo può cambiare il tempo per turno.
 timer-group-only = Il tempo per turno si sceglie in un gruppo.
-timer-reminder = ⏳ Tocca a te in { $group }: hai ancora { $seconds } secondi.
 timer-reminder-group = ⏳ { $player }, tocca a te: hai ancora { $seconds } secondi.
 timer-expired = ⌛ { $player } ha finito il tempo: per questo turno gioca il computer.
 timer-takeover = 🤖 { $player } ha finito il tempo tre volte di fila: il computer gioca al suo posto finché non torna.

@@ -12,6 +12,7 @@ import random
 import pytest
 from telegram import Update
 
+from bot.core.fairness import LATER, LATER_SHARE, URGENT, CallBudget
 from tests.bot.conftest import BotRunner, Table, t
 from tests.fake_telegram import FakeTelegram
 
@@ -127,3 +128,49 @@ async def test_a_429_in_one_group_pauses_only_that_group(limited_bot, limited_fa
     sent = [p for m, p in fake.calls if m == "sendMessage" and p["chat_id"] == group_a["id"]]
     assert len(sent) == 2  # the refused one, then the same again after the wait
     assert fake.last_message(group_a) is not None
+
+
+# -- the overall budget: the player to act first ------------------------------------------------
+async def grant_order(budget: CallBudget, kinds: str) -> list[str]:
+    """Queue one call per letter of ``kinds`` (U urgent, L later) behind a full budget, in that
+    order; the order the budget lets them go."""
+    for _ in range(int(budget.max_rate)):
+        await budget.acquire()  # the budget is full: everything below waits
+    order: list[str] = []
+
+    async def call(n: int, kind: str) -> None:
+        await budget.acquire(URGENT if kind == "U" else LATER)
+        order.append(f"{kind}{n}")
+
+    await asyncio.gather(*(call(n, kind) for n, kind in enumerate(kinds)))
+    return order
+
+
+async def test_urgent_calls_go_before_the_calls_that_can_wait():
+    """A ping queued after table edits still goes first; each kind keeps its own order."""
+    order = await grant_order(CallBudget(1, 0.005), "LLUUL")
+    assert order == ["U2", "U3", "L0", "L1", "L4"]
+
+
+async def test_the_calls_that_can_wait_keep_a_share_of_the_budget():
+    """However many urgent calls wait, one call in ``LATER_SHARE`` goes to a waiting LATER
+    one: a busy bot still brings its tables up to date."""
+    order = await grant_order(CallBudget(1, 0.002), "L" + "U" * (2 * LATER_SHARE))
+    assert order.index("L0") == LATER_SHARE - 1
+
+
+async def test_a_wait_for_a_later_place_keeps_its_place_when_interrupted():
+    """``reserve_unless`` gives up waiting when its event is set (a ping to send first) but
+    keeps its place in the queue: tried again, it is served before calls queued after it."""
+    budget = CallBudget(1, 0.01)
+    await budget.acquire()
+    places: dict = {}
+    wake = asyncio.Event()
+    wake.set()
+    assert not await budget.reserve_unless(wake, places)  # a change came first
+    assert wake in places  # its place is kept
+    later_one = asyncio.ensure_future(budget.acquire(LATER))
+    wake.clear()
+    assert await budget.reserve_unless(wake, places)
+    assert not later_one.done()  # queued after it, served after it
+    await later_one

@@ -6,17 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import pytest
 from telegram import Update
 
 import engine
 from bot.core.callbacks import action_callback
+from bot.core.live import LiveGame
 from bot.core.settings import Settings
 from bot.games import offered_kinds, ui_for
-from tests.bot.conftest import Table, cards_shown, t
+from bot.table import play, screens
+from tests.bot.conftest import TR, Table, cards_shown, t
 
-GAMES = [(kind, n) for kind, n in (("briscola", 2), ("briscola", 4)) if kind in offered_kinds()]
+GAMES = [
+    (kind, n)
+    for kind, n in (("briscola", 2), ("briscola", 4), ("cirulla", 2), ("belota", 4))
+    if kind in offered_kinds()
+]
 DEFAULT_WINDOW = Settings.model_fields["group_edit_window"].default
 
 
@@ -61,15 +68,73 @@ def the_button(table: Table, live, data: str):
     return hand if any(d == data for _, d in hand.buttons) else None
 
 
+def _pattern(lang: str, msg_id: str, **slots: str) -> re.Pattern[str]:
+    """A text of the bot as a regular expression: each named placeable matches ``slots``."""
+    marks = {name: f"\x00{i}\x00" for i, name in enumerate(slots)}
+    pattern = re.escape(TR.get(lang, msg_id, **marks))
+    for name, mark in marks.items():
+        pattern = pattern.replace(re.escape(mark), f"(?P<{name}>{slots[name]})", 1)
+    return re.compile(pattern)
+
+
+class Reader:
+    """Reads the group's messages of a game as a player does: which deal a version is about
+    (its title) and which cards it shows being played (the lines of the running log, of the
+    last trick or capture, and of a result's last plays; not the cards lying on the table, the
+    ones taken, the turned or trump card)."""
+
+    def __init__(self, kind: str, lang: str) -> None:
+        self.kind = kind
+        self.faces = ui_for(kind).faces
+        deal = _pattern(lang, f"{kind}-deal-name", deal=r"\d+").pattern.replace("?P<deal>", "")
+        self.titles = [_pattern(lang, "table-title", title=".+?", deal=deal)]
+        self.titles += [
+            _pattern(lang, msg_id, deal=r"\d+")
+            for msg_id in ("cirulla-count-title", "belota-sheet-title")
+            if msg_id.startswith(kind)
+        ]
+        if kind == "cirulla":
+            self.plays = [
+                _pattern(lang, "cirulla-laid", player=".+?", card=r"\S+"),
+                _pattern(lang, "cirulla-captured", player=".+?", card=r"\S+", cards=".+"),
+            ]
+        else:
+            self.plays = [
+                _pattern(lang, f"{kind}-trick", cards=".+"),
+                _pattern(lang, f"{kind}-last-trick", winner=".+?", cards=".+?", points=r"\d+"),
+            ]
+
+    def deal(self, text: str) -> int | None:
+        """The deal a message is about, from its title (None: it does not say)."""
+        first = text.split("\n")[0]
+        for title in self.titles:
+            found = title.search(first)
+            if found:
+                return int(next(g for g in found.groups()[::-1] if g and g.isdigit()))
+        return None
+
+    def played(self, text: str) -> set[str]:
+        """The cards a message shows being played."""
+        cards: set[str] = set()
+        for line in text.split("\n"):
+            for line_pattern in self.plays:
+                found = line_pattern.search(line)
+                if found:
+                    shown = found.group("card" if "card" in line_pattern.groupindex else "cards")
+                    cards |= cards_shown(shown, self.faces)
+        return cards
+
+
 @pytest.mark.parametrize(("kind", "players"), GAMES)
 async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_every_card(
     bot, make_table, kind, players
 ):
     """With the group edit window at its default and players pressing as soon as their ping
-    shows: every card played appears in a version of the group's table (or in the deal's
-    result) sent after it was played; each human turn sends exactly one new private message to
-    that player; at the end each private chat holds one hand message of the game, without
-    buttons, and no reminder."""
+    shows (faster than any group: several Cirulla deals fit in one edit window): every card
+    played appears as played in a version of the group's table, or in the deal's result, about
+    its deal and sent after it was played, and no message shows another deal's plays; each
+    human turn sends exactly one new private message to that player; at the end each private
+    chat holds one hand message of the game, without buttons, and no reminder."""
     table = make_table(players)
     await table.start(kind, players)
     bot.svc.renderer.window = DEFAULT_WINDOW
@@ -78,7 +143,7 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
     start = len(table.fake.calls)  # the first turn's ping is the hand every player got
     turns = dict.fromkeys(table.user_ids, 0)
     seen = set()
-    played_at: list[tuple[str, int]] = []  # (card, index in the call log when it was played)
+    played_at: list[tuple[int, str, int]] = []  # (deal, card, index in the call log)
     rng = random.Random(f"follow{kind}{players}")
     pack = engine.GAMES[kind].pack
 
@@ -98,6 +163,7 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
         await until(table, lambda d=data: the_button(table, live, d) is not None, "the ping")
         message = the_button(table, live, data)
         moves = live.game.move_number
+        deal = live.game.view(None)["deal"]
         update = table.fake.press(table.users[seat], message, data)
         pressed = len(table.fake.calls)  # the bot may edit the table before the press returns
         await bot.app.process_update(Update.de_json(update, bot.app.bot))
@@ -106,21 +172,25 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
         actions = await bot.svc.storage.actions(live.game_id)
         for _, code in actions[moves:]:
             if code[:2] in pack:
-                played_at.append((code[:2], pressed))
+                played_at.append((deal, code[:2], pressed))
         count_turn()
     await bot.svc.renderer.flush()
 
-    faces = ui_for(kind).faces
+    reader = Reader(kind, table.lang)
     group_texts = [
-        (n, params["text"])
+        (n, reader.deal(params["text"]), reader.played(params["text"]))
         for n, (method, params) in enumerate(table.fake.calls)
         if method in ("sendMessage", "editMessageText") and params["chat_id"] == table.group["id"]
     ]
-    for k, (card, at) in enumerate(played_at):
-        again = next((a for c, a in played_at[k + 1 :] if c == card), len(table.fake.calls))
+    for deal, card, at in played_at:
         assert any(
-            at <= n < again and card in cards_shown(text, faces) for n, text in group_texts
-        ), (kind, card, k)
+            n >= at and d in (deal, None) and card in shown for n, d, shown in group_texts
+        ), (kind, deal, card)
+    by_deal: dict[int, set[str]] = {}
+    for deal, card, _ in played_at:
+        by_deal.setdefault(deal, set()).add(card)
+    for n, deal, shown in group_texts:  # a message shows the plays of its own deal only
+        assert deal is None or shown <= by_deal.get(deal, set()), (kind, n, deal)
     for user in table.users:
         alive = [m for m in table.fake.messages(user) if not m.deleted]
         hands = [m for m in alive if m.text.startswith(f"🃏 {table.group['title']} ·")]
@@ -202,3 +272,228 @@ async def test_table_command_brings_the_table_to_the_bottom(bot, make_table, fak
     other = make_table(1, title="Vuoto")
     await bot.feed(fake.send_text(other.users[0], other.group, "/table"))
     assert fake.last_message(other.group).text == t("table-command-none")
+
+
+async def _held(bot, table: Table) -> LiveGame:
+    """The game of ``table`` with the group's edit window so long that nothing a test does
+    reaches the table until ``flush``; returns the live game. Actions go through
+    ``play.perform`` (the path of a press after its checks), so no test waits on the window."""
+    bot.svc.renderer.window = 3600.0
+    return await bot.svc.games.get(table.game_id)
+
+
+def group_edits(table: Table, start: int) -> list[str]:
+    """The texts the bot sent or edited in the group since call ``start``."""
+    return [
+        params["text"]
+        for method, params in table.fake.calls[start:]
+        if method in ("sendMessage", "editMessageText") and params["chat_id"] == table.group["id"]
+    ]
+
+
+def _first(game: engine.Game, wanted) -> str | None:
+    """The first legal action of the player to act whose events (tried on a copy) satisfy
+    ``wanted``."""
+    seat = game.current_seat
+    for code in game.legal_actions(seat):
+        if wanted(game.copy().play(seat, code)):
+            return code
+    return None
+
+
+async def test_a_scopa_inside_one_edit_window_is_on_the_table(bot, make_table):
+    """Cirulla: a scopa, then the next player's card, both inside one edit window: the one
+    table version that shows them names the scopa."""
+    table = make_table(2)
+    await table.start("cirulla", 2)
+    live = await _held(bot, table)
+
+    def scopa(events):
+        return any(e["type"] == "scopa" for e in events) and not any(
+            e["type"] in ui_for("cirulla").announced for e in events
+        )
+
+    def quiet(events):  # a card that neither sweeps nor ends the deal
+        return not any(
+            e["type"] in ui_for("cirulla").announced or e["type"] == "scopa" for e in events
+        )
+
+    for _ in range(200):
+        code = _first(live.game, scopa)
+        if code is not None:
+            break
+        await play.perform(bot.svc, live, live.game.current_seat, _first(live.game, quiet))
+    else:
+        pytest.skip("no scopa in this game")
+    await bot.svc.renderer.flush()
+    start = len(table.fake.calls)
+    sweeper = live.game.current_seat
+    await play.perform(bot.svc, live, sweeper, code)
+    await play.perform(bot.svc, live, live.game.current_seat, _first(live.game, quiet))
+    assert group_edits(table, start) == []  # held by the window
+    await bot.svc.renderer.flush()
+    edits = group_edits(table, start)
+    assert len(edits) == 1
+    name = f"<b>{screens.esc(table.users[sweeper]['first_name'])}</b>"
+    assert t("cirulla-scopa", player=name) in edits[0] or (
+        t("cirulla-scopa-ace", player=name) in edits[0]
+    )
+
+
+async def test_a_buona_inside_one_edit_window_is_on_the_table(bot, make_table):
+    """Cirulla: a knock for a buona, the knocker's card and the next player's card inside one
+    edit window: the table version that shows them shows the buona and its cards."""
+    bot.svc.new_seed = lambda: 1  # the second player holds a buona in the first deal
+    table = make_table(2)
+    await table.start("cirulla", 2)
+    live = await _held(bot, table)
+    seat = live.game.current_seat
+    assert "knock" in live.game.legal_actions(seat)
+    start = len(table.fake.calls)
+    await play.perform(bot.svc, live, seat, "knock")
+    buona = live.game.view(None)["buone"][0]
+    for _ in range(2):
+        await play.perform(
+            bot.svc,
+            live,
+            live.game.current_seat,
+            live.game.legal_actions(live.game.current_seat)[-1],
+        )
+    assert group_edits(table, start) == []
+    await bot.svc.renderer.flush()
+    edits = group_edits(table, start)
+    assert len(edits) == 1
+    ctx = screens.make_ctx(TR, "it", live)
+    line = t(
+        "cirulla-buona",
+        player=ctx.name(seat),
+        buona=ui_for("cirulla").buona_name(ctx, buona),
+        points=buona["points"],
+        cards=ctx.cards(buona["cards"]),
+    )
+    assert line in edits[0]
+
+
+async def test_a_belota_declaration_inside_one_edit_window_is_on_the_table(bot, make_table):
+    """Belòta: a declaration, the declarer's card and the next player's card inside one edit
+    window: the table version that shows them shows the declaration."""
+    bot.svc.new_seed = lambda: 0  # after a take at the first word, the leader declares
+    table = make_table(4)
+    await table.start("belota", 4)
+    live = await _held(bot, table)
+    await play.perform(bot.svc, live, live.game.current_seat, "take")
+    while live.game.view(None)["phase"] == "bidding":
+        await play.perform(bot.svc, live, live.game.current_seat, "pass")
+    await bot.svc.renderer.flush()  # the table as the bidding ends
+    seat = live.game.current_seat
+    assert "declare" in live.game.legal_actions(seat)
+    start = len(table.fake.calls)
+    await play.perform(bot.svc, live, seat, "declare")
+    for _ in range(2):
+        s = live.game.current_seat
+        await play.perform(bot.svc, live, s, live.game.legal_actions(s)[0])
+    assert group_edits(table, start) == []
+    await bot.svc.renderer.flush()
+    edits = group_edits(table, start)
+    assert len(edits) == 1
+    ctx = screens.make_ctx(TR, "it", live)
+    declared = live.game.view(None)["declarations"][seat]
+    ui = ui_for("belota")
+    shown = "; ".join(f"{ui.declaration_name(ctx, d)} {ctx.cards(d['cards'])}" for d in declared)
+    assert t("belota-declared", player=ctx.name(seat), declarations=shown) in edits[0]
+
+
+@pytest.mark.parametrize("when", ["before the start", "during the game"])
+async def test_a_player_the_bot_cannot_reach_in_private_is_named_on_the_table_not_pinged(
+    bot, make_table, when
+):
+    """A player who blocked the bot (403 in private) gets no ping and no hand message; on their
+    turn the table says, with 📵, that they play from the group; once they have played, the
+    mark goes with the turn."""
+    table = make_table(2)
+    victim = table.users[1]
+    if when == "before the start":
+        await table.seat_everybody("briscola", 2)
+        await bot.feed(table.fake.block(victim))
+        await table.press(table.users[0], table.lobby(), t("btn-start"))
+    else:
+        await table.start("briscola", 2)
+        await bot.feed(table.fake.block(victim))
+    live = await bot.svc.games.get(table.game_id)
+    rng = random.Random(3)
+    name = victim["first_name"]  # messages read as shown: their HTML rendered
+    mark = t("table-unreachable", player=name)
+    start = len(table.fake.calls)
+    for _ in range(6):
+        if table.user_ids[live.game.current_seat] == victim["id"]:
+            assert mark in table.table().text
+            code = live.game.legal_actions(live.game.current_seat)[0]
+            await play.perform(bot.svc, live, live.game.current_seat, code)
+            await bot.svc.renderer.drain()
+        else:
+            assert mark not in table.table().text
+            user = table.users[live.game.current_seat]
+            hand = table.hand_message(user)
+            await bot.feed(table.fake.press(user, hand, rng.choice(hand.buttons)[1]))
+    assert not [
+        p
+        for m, p in table.fake.calls[start:]
+        if m == "sendMessage" and p["chat_id"] == victim["id"]
+    ]
+    notices = [
+        m
+        for m in table.group_messages()
+        if t("notice-private-closed", player=name, bot="@TavolataBot") == m.text
+    ]
+    assert len(notices) == 1  # the group was told once how to fix it
+
+
+async def test_belota_bids_from_the_hand_or_from_the_table_make_the_same_game(bot, make_table):
+    """The same deal bid twice with the same words, once every bid pressed on the bidder's hand
+    message and once on the group's table: the same action log and the same table. While
+    bidding, every hand shows the turned card, what each player said, whose word it is (the
+    bidder's own: «Tocca a te») and the match score."""
+    ui = ui_for("belota")
+    outcomes = []
+    for where in ("hand", "table"):
+        bot.svc.new_seed = lambda: 7
+        table = make_table(4)
+        await table.start("belota", 4)
+        live = await bot.svc.games.get(table.game_id)
+        rng = random.Random(5)
+        for _ in range(16):
+            view = live.game.view(None)
+            if view["phase"] != "bidding":
+                break
+            seat = live.game.current_seat
+            ctx = screens.make_ctx(TR, "it", live)
+            plain = screens.make_ctx(TR, "it", live)
+            plain.names = [u["first_name"] for u in table.users]  # as the chat shows them
+            for other, user in enumerate(table.users):
+                hand = table.hand_message(user).text
+                assert t("belota-turned", card=ctx.card(view["turned"])) in hand
+                if view["bids"]:
+                    said = ", ".join(
+                        f"{plain.names[s]} {ui._bid_word(plain, view, bid)}"
+                        for s, bid in view["bids"]
+                    )
+                    assert t("belota-bids", bids=said) in hand
+                whose = (
+                    t("hand-your-turn")
+                    if other == seat
+                    else t("belota-word", player=plain.names[seat])
+                )
+                assert whose in hand
+                assert ui.scores_line(plain, view).replace("<b>", "").replace("</b>", "") in hand
+            legal = live.game.legal_actions(seat)
+            i = rng.randrange(len(legal))
+            data = action_callback(live.game_id, live.game.move_number, legal[i], i)
+            user = table.users[seat]
+            message = table.hand_message(user) if where == "hand" else table.table()
+            assert data in [d for _, d in message.buttons], where
+            update = table.fake.press(user, message, data)
+            await bot.feed(update)
+            assert not table.fake.answered(update).get("show_alert")
+        assert live.game.view(None)["phase"] != "bidding"
+        outcomes.append((await bot.svc.storage.actions(live.game_id), table.table().text))
+    assert outcomes[0] == outcomes[1]

@@ -135,26 +135,65 @@ async def test_result_hooks_write_in_the_transaction_that_ends_the_game(make_tab
     await table.start("briscola", 2)
     calls = []
 
-    async def failing(conn, live):
-        calls.append((conn.in_transaction, live.game.is_over))
+    async def failing(conn, live, game):
+        calls.append((conn.in_transaction, game.is_over, live.game.is_over))
         raise RuntimeError("the ratings table is locked")
 
     bot.svc.result_hooks.append(failing)
     rng = random.Random(4)
     while not calls:
         user, data, _ = await table.play_one(rng)
-    assert calls == [(True, True)]
+    # The hook sees the game as it ends; the live game moves on only once the commit succeeds.
+    assert calls == [(True, True, False)]
     stored = await bot.svc.storage.get_game(table.game_id)
     assert stored.status == "active"
     live = await bot.svc.games.get(table.game_id)
     assert live.game.move_number == stored.move_number and not live.game.is_over
     bot.errors.records.clear()  # the failure was logged, as it should be
 
-    async def recording(conn, live):
-        calls.append((conn.in_transaction, live.game.is_over))
+    async def recording(conn, live, game):
+        calls.append((conn.in_transaction, game.is_over, live.game.is_over))
 
     bot.svc.result_hooks[:] = [recording]
     msg = table.hand_message(user)
     await bot.feed(fake.press(user, msg, data))
-    assert calls[-1] == (True, True)
+    assert calls[-1] == (True, True, False)
     assert table.finished()
+
+
+async def test_the_live_game_moves_on_only_once_the_commit_has_succeeded(make_table, fake, bot):
+    """A press is played on a copy of the game: whoever reads the live game while its commit is
+    awaited sees the state before the press, whole; a commit that fails leaves the live game as
+    it was; one that succeeds moves it on."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    live = await bot.svc.games.get(table.game_id)
+    storage = bot.svc.storage
+    record_actions = storage.record_actions
+    seen = []
+
+    async def reading(*args, **kwargs):
+        seen.append((live.game.to_json(), live.game.move_number, live.row.move_number))
+        return await record_actions(*args, **kwargs)
+
+    async def failing(*args, **kwargs):
+        seen.append((live.game.to_json(), live.game.move_number, live.row.move_number))
+        raise RuntimeError("disk full")
+
+    before = live.game.to_json()
+    user = table.users[live.game.current_seat]
+    hand = table.hand_message(user)
+    card = next(d for _, d in hand.buttons if d.startswith(f"a:{table.game_id}:"))
+    storage.record_actions = failing
+    update = fake.press(user, hand, card)
+    await bot.feed(update)
+    assert seen == [(before, 0, 0)]
+    assert live.game.to_json() == before and live.game.move_number == 0
+    assert table.hand_message(user).message_id == hand.message_id  # nothing was sent anew
+    bot.errors.records.clear()  # the failure was logged, as it should be
+
+    storage.record_actions = reading
+    await bot.feed(fake.press(user, hand, card))
+    assert seen[-1] == (before, 0, 0)  # during the commit: the game before the press
+    assert live.game.move_number == 1 and live.row.move_number == 1
+    assert (await storage.get_game(table.game_id)).move_number == 1

@@ -210,8 +210,8 @@ async def test_cancel_command_for_a_game_in_progress(make_table, fake, bot):
     await table.start("briscola", 2)
     heard = []
 
-    async def hook(conn, live):
-        heard.append((live.game_id, conn.in_transaction, live.game.is_over))
+    async def hook(conn, live, game):
+        heard.append((live.game_id, conn.in_transaction, game.is_over))
 
     bot.svc.result_hooks.append(hook)
     table_id = table.table().message_id

@@ -67,8 +67,7 @@ async def test_who_sees_and_plays(mini):
     fake = mini.fake
     stranger = fake.add_user("Zed", username="zed", language_code="en")
     live = await mini.svc.games.get(table.game_id)
-    game = live.game
-    acting = game.current_seat
+    acting = live.game.current_seat
     waiting = 1 - acting
     seat_user = table.users
     async with httpx.AsyncClient(base_url=mini.url) as http:
@@ -88,16 +87,16 @@ async def test_who_sees_and_plays(mini):
         ).status_code == 401
         assert (await state(init_for(fake, stranger))).status_code == 403
         mine = (await state(good)).json()
-        assert mine["view"]["hand"] == game.view(acting)["hand"]
+        assert mine["view"]["hand"] == live.game.view(acting)["hand"]
         # Nothing in the player's state shows a card of the other hand.
-        assert not cards_in(mine) & set(game.view(waiting)["hand"])
+        assert not cards_in(mine) & set(live.game.view(waiting)["hand"])
         theirs = (await state(init_for(fake, seat_user[waiting]))).json()
         assert set(theirs["view"]["hand"]).isdisjoint(mine["view"]["hand"])
         assert theirs["legal"] == []
 
-        move = game.move_number
-        card = game.legal_actions(acting)[0]
-        other = game.view(waiting)["hand"][0]
+        move = live.game.move_number
+        card = live.game.legal_actions(acting)[0]
+        other = live.game.view(waiting)["hand"][0]
         # Refused, and nothing changes: forged data, a stranger, the wrong seat, an illegal code.
         assert (await play(forged, move, card)).status_code == 401
         assert (await play(init_for(fake, stranger), move, card)).status_code == 403
@@ -106,14 +105,14 @@ async def test_who_sees_and_plays(mini):
         assert (
             await http.post("api/play", content=b"{", headers={"X-Init-Data": good})
         ).status_code == 400
-        assert game.move_number == move
+        assert live.game.move_number == move
         # The play, then the same request again (a replay of the old move): applied once.
         first = await play(good, move, card)
         assert first.status_code == 200 and first.json()["move"] == move + 1
         again = await play(good, move, card)
         assert again.status_code == 409
         assert again.json()["error"]
-        assert game.move_number == move + 1
+        assert live.game.move_number == move + 1
         assert await mini.svc.storage.actions(table.game_id) == [(acting, card)]
     await mini.svc.renderer.drain()
     # The Telegram messages followed the play made in the Mini App: the turn passed.
@@ -138,17 +137,16 @@ async def test_live_stream_follows_the_buttons(mini):
     and a page reconnecting with an old move number catches up at once."""
     table = await briscola_for_two(mini)
     live = await mini.svc.games.get(table.game_id)
-    game = live.game
-    waiting = 1 - game.current_seat
+    waiting = 1 - live.game.current_seat
     init = quote(init_for(mini.fake, table.users[waiting]))
-    url = f"api/events?game={table.game_id}&move={game.move_number}&init={init}"
+    url = f"api/events?game={table.game_id}&move={live.game.move_number}&init={init}"
     async with httpx.AsyncClient(base_url=mini.url, timeout=10) as http:
         async with http.stream("GET", url) as stream:
             assert stream.status_code == 200
             lines = stream.aiter_lines()
             _, data, _ = await table.play_one(random.Random(1))
             pushed = await asyncio.wait_for(read_event(lines), 10)
-            assert pushed["move"] == game.move_number == 1
+            assert pushed["move"] == live.game.move_number == 1
             assert pushed["seat"] == waiting
             assert pushed["view"]["trick"][0]["card"] == data.split(":")[-1]
         # Reconnecting from move 0: the state at once, without waiting for another action.
@@ -188,7 +186,6 @@ async def test_two_players_in_two_browsers(browser, mini):
     table = await briscola_for_two(mini)
     gid = table.game_id
     live = await mini.svc.games.get(gid)
-    game = live.game
     contexts, pages = [], []
     for user, theme in zip(table.users, THEMES, strict=True):
         context = await browser.new_context(viewport=PHONE)
@@ -205,12 +202,12 @@ async def test_two_players_in_two_browsers(browser, mini):
     rng = random.Random(5)
     prefix = f"a:{gid}:"
     try:
-        while not game.is_over:
-            seat = game.current_seat
+        while not live.game.is_over:
+            seat = live.game.current_seat
             page = pages[seat]
             cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
             await cards.first.wait_for(timeout=10_000)
-            before = game.move_number
+            before = live.game.move_number
             await cards.nth(rng.randrange(await cards.count())).click()
             for other in pages:  # both pages show the move (the other one by the push)
                 await other.wait_for_function(
@@ -219,14 +216,14 @@ async def test_two_players_in_two_browsers(browser, mini):
                     timeout=10_000,
                 )
             await mini.svc.renderer.drain()
-            if game.is_over:
+            if live.game.is_over:
                 break
-            if game.move_number == 9:  # a card on the table, the other to answer it
+            if live.game.move_number == 9:  # a card on the table, the other to answer it
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 for s, page in enumerate(pages):
                     await page.screenshot(path=SCREENSHOTS / f"miniapp-briscola-{s}.png")
             for s, (user, page) in enumerate(zip(table.users, pages, strict=True)):
-                hand = set(game.view(s)["hand"])
+                hand = set(live.game.view(s)["hand"])
                 shown = set(
                     await page.eval_on_selector_all(
                         "[data-card]", "bs => bs.map(b => b.dataset.card)"
@@ -236,9 +233,9 @@ async def test_two_players_in_two_browsers(browser, mini):
                 message = table.hand_message(user)
                 assert hand <= cards_shown(message.text, "italian")
                 buttons = [d for _, d in message.buttons if d.startswith(prefix)]
-                assert bool(buttons) == (s == game.current_seat)
+                assert bool(buttons) == (s == live.game.current_seat)
             turn = mini.svc.tr.get(
-                "it", "table-turn", player=table.users[game.current_seat]["first_name"]
+                "it", "table-turn", player=table.users[live.game.current_seat]["first_name"]
             )
             assert turn.replace("<b>", "").replace("</b>", "") in table.table().text
         for page in pages:
