@@ -63,6 +63,7 @@ PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in 
 # ``ace_takes_all_always``.
 VALUE_KEYS = tuple(1 << 3 * (VALUES[c] - 1) for c in range(40))
 _KEYED_CAPTURES: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
+KEYED_MAX = 1 << 17
 
 
 class CirullaRules(HouseRules):
@@ -383,6 +384,8 @@ class Cirulla(Game):
                 else:
                     entry = keyed.get(key)
                     if entry is None:
+                        if len(keyed) >= KEYED_MAX:  # bounded like capture_ids' own cache
+                            keyed.clear()
                         by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
                         entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
                     by_value, counts = entry
