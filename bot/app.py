@@ -1,8 +1,9 @@
 """The application: handlers, the callback router, start-up (storage, reload) and shut-down.
 
-Extending the bot: a feature module adds its handlers with ``application.add_handler`` in a
-``register(application)`` function listed in ``FEATURES``, and its buttons as new ``Op`` values
-routed through ``CALLBACK_ROUTES``, so every button press goes through one codec. The language
+Extending the bot: every feature is one entry of ``FEATURES``: its handlers (a
+``register(application)`` that calls ``application.add_handler``), its buttons as new ``Op``
+values with their handlers (every button press goes through one codec and one router), and what
+it does at start-up and shut-down. Nothing registers itself at import. The language
 of a text is picked in one place: ``bot.core.chat_settings.chat_lang`` for a chat, ``user_lang`` for
 one user (an alert, a private hand).
 """
@@ -11,7 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from telegram import (
     BotCommand,
@@ -56,29 +58,24 @@ from bot.webapp import telegram as webapp
 log = logging.getLogger(__name__)
 
 PressHandler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback, str], Awaitable[None]]
+Setup = Callable[[Application, Services], Awaitable[None]]
+Teardown = Callable[[Application], Awaitable[None]]
 
-CALLBACK_ROUTES: dict[Op, PressHandler] = {
-    Op.CHOOSE: lobby.on_lobby_press,
-    Op.JOIN: lobby.on_lobby_press,
-    Op.LEAVE: lobby.on_lobby_press,
-    Op.START: lobby.on_lobby_press,
-    Op.CANCEL: lobby.on_lobby_press,
-    Op.RULES: lobby.on_lobby_press,
-    Op.RULE: lobby.on_lobby_press,
-    Op.ACT: play.on_game_press,
-    Op.SHOW_HAND: play.on_game_press,
-    Op.PLAYED: play.on_game_press,
-    Op.REMATCH: play.on_game_press,
-    Op.GLOSSARY: reference.on_glossary_press,
-    Op.RULES_SUMMARY: reference.on_rules_press,
-    Op.EXPLAIN: reference.on_explain_press,
-    Op.LANGUAGE: language.on_settings_press,
-    Op.COMMENTARY: language.on_settings_press,
-    Op.BACK: timers.on_back_press,
-    Op.ADD_COMPUTER: computers.on_press,
-    Op.REMOVE_COMPUTER: computers.on_press,
-    Op.TURN_TIMER: timers.on_timer_press,
-}
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature's part in the application: its handlers (``register``), the button ops it
+    answers (``routes``, through the one callback router), what it does at start-up once the
+    services exist and before the games are reloaded (``setup``: load its state, follow the
+    games, add to the screens through ``svc.extras``), and at shut-down before the messages'
+    last pass (``teardown``: stop its tasks)."""
+
+    name: str
+    register: Callable[[Application], None] | None = None
+    routes: Mapping[Op, PressHandler] = field(default_factory=dict)
+    setup: Setup | None = None
+    teardown: Teardown | None = None
+
 
 # The command menus: everything by default, then what makes sense in groups and in private.
 COMMANDS = (
@@ -161,26 +158,71 @@ def register(application: Application) -> None:
     )
 
 
-FEATURES: list[Callable[[Application], None]] = [
-    register,
-    inline_play.register,  # before the glossary's inline handler, which takes every query
-    language.register,
-    reference.register,
-    timers.register,
-    computers.register,
-    results.register,
-]
+# Every feature of the bot, in the order its handlers are registered and its setup runs.
+FEATURES: tuple[Feature, ...] = (
+    Feature(
+        "table",
+        register,
+        {
+            Op.CHOOSE: lobby.on_lobby_press,
+            Op.JOIN: lobby.on_lobby_press,
+            Op.LEAVE: lobby.on_lobby_press,
+            Op.START: lobby.on_lobby_press,
+            Op.CANCEL: lobby.on_lobby_press,
+            Op.RULES: lobby.on_lobby_press,
+            Op.RULE: lobby.on_lobby_press,
+            Op.ACT: play.on_game_press,
+            Op.SHOW_HAND: play.on_game_press,
+            Op.PLAYED: play.on_game_press,
+            Op.REMATCH: play.on_game_press,
+        },
+    ),
+    # Before the glossary's inline handler, which takes every query.
+    Feature("inline play", inline_play.register),
+    Feature(
+        "language",
+        language.register,
+        {Op.LANGUAGE: language.on_settings_press, Op.COMMENTARY: language.on_settings_press},
+    ),
+    Feature(
+        "reference",
+        reference.register,
+        {
+            Op.GLOSSARY: reference.on_glossary_press,
+            Op.RULES_SUMMARY: reference.on_rules_press,
+            Op.EXPLAIN: reference.on_explain_press,
+        },
+    ),
+    Feature(
+        "timers",
+        timers.register,
+        {Op.BACK: timers.on_back_press, Op.TURN_TIMER: timers.on_timer_press},
+        timers.setup,
+    ),
+    Feature(
+        "computers",
+        None,
+        {Op.ADD_COMPUTER: computers.on_press, Op.REMOVE_COMPUTER: computers.on_press},
+        computers.setup,
+        computers.teardown,
+    ),
+    Feature("ratings", results.register, setup=results.setup),
+    Feature("webapp", setup=webapp.setup, teardown=webapp.teardown),
+)
 
-# Run in ``post_init`` once the services exist, before the games are reloaded: feature modules
-# with state of their own load it and subscribe to the games here.
-SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [
-    timers.setup,
-    computers.setup,
-    results.setup,
-    webapp.setup,
-]
-# Run in ``post_stop``, before the messages' last pass: feature modules stop their own tasks.
-TEARDOWNS: list[Callable[[Application], Awaitable[None]]] = [computers.teardown, webapp.teardown]
+
+def callback_routes(features: Sequence[Feature]) -> dict[Op, PressHandler]:
+    """Every button op and the one handler that answers it."""
+    routes: dict[Op, PressHandler] = {}
+    for feature in features:
+        for op, handler in feature.routes.items():
+            if op in routes:
+                raise ValueError(f"{op!r} is answered twice ({feature.name})")
+            routes[op] = handler
+    return routes
+
+
+CALLBACK_ROUTES = callback_routes(FEATURES)
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
@@ -229,13 +271,15 @@ def build_application(
         application.bot_data["services"] = svc
         if publish_commands:
             await set_commands(application, tr)
-        for setup in SETUPS:
-            await setup(application, svc)
+        for feature in FEATURES:
+            if feature.setup is not None:
+                await feature.setup(application, svc)
         await reload_games(svc)
 
     async def post_stop(application: Application) -> None:
-        for teardown in TEARDOWNS:
-            await teardown(application)
+        for feature in FEATURES:
+            if feature.teardown is not None:
+                await feature.teardown(application)
         svc = application.bot_data.get("services")
         if svc is not None:
             await svc.renderer.close()
@@ -258,7 +302,8 @@ def build_application(
     application.bot_data["settings"] = settings
     application.bot_data["translator"] = tr
     for feature in FEATURES:
-        feature(application)
+        if feature.register is not None:
+            feature.register(application)
     application.add_error_handler(on_error)
     return application
 

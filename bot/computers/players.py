@@ -246,14 +246,10 @@ def computers_of(application: Application) -> Computers:
     return application.bot_data["computers"]
 
 
-def register(application: Application) -> None:
-    """Draw the lobby's computer-player buttons (the presses are routed by ``bot.app``)."""
-    if lobby_rows not in screens.LOBBY_ROWS:
-        screens.LOBBY_ROWS.append(lobby_rows)
-
-
 async def setup(application: Application, svc: Services) -> None:
-    """At start-up, before the games are reloaded: follow every game."""
+    """At start-up, before the games are reloaded: follow every game, and draw the lobby's
+    computer-player buttons (the presses are routed by ``bot.app``)."""
+    svc.extras.lobby_rows.append(lobby_rows)
     settings = application.bot_data["settings"]
     computers = Computers(svc, settings.computer_pause, settings.computer_budget_ms)
     application.bot_data["computers"] = computers

@@ -259,7 +259,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         async with live.lock:
             seat = live.row.seat_of(user.id)
             seat_row = live.row.seat_row(seat)
-            content = screens.hand_screen(svc.tr, live, seat, lang)
+            content = screens.hand_screen(svc.tr, live, seat, lang, extras=svc.extras)
             try:
                 mid = await svc.messenger.send(user.id, content)
             except Forbidden:

@@ -6,13 +6,14 @@ Pure functions of a live game and a language; sending them is ``bot.table.edits`
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 import engine
 from bot.core.callbacks import Callback, Op, action_callback, play_query
+from bot.core.extras import Extras
 from bot.core.i18n import Translator
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
@@ -64,23 +65,10 @@ def game_title(ctx: Ctx, kind: str, players: int) -> str:
 
 
 # -- lobby ---------------------------------------------------------------------------------
-# More rows of lobby buttons from feature modules (computer players), drawn above the last row.
-LobbyRows = Callable[[Ctx, LiveGame], list[list[InlineKeyboardButton]]]
-LOBBY_ROWS: list[LobbyRows] = []
-# Settings of one game that a feature module keeps itself (the turn timer), by the module's
-# name: lines for the lobby text, and buttons drawn in the house rules' panel. A restart of the
-# application replaces its module's entry.
-LobbyLines = Callable[[Ctx, LiveGame], list[str]]
-LOBBY_LINES: dict[str, LobbyLines] = {}
-SETTING_ROWS: dict[str, LobbyRows] = {}
-# More rows under a game in progress from feature modules (the Mini App's buttons), by the
-# module's name: on the group's table, and on a seat's hand message (``seat`` given).
-GameRows = Callable[[Ctx, LiveGame, int | None], list[list[InlineKeyboardButton]]]
-GAME_ROWS: dict[str, GameRows] = {}
-
-
-def lobby_screen(tr: Translator, live: LiveGame) -> Content:
-    """The lobby message: the game, the seats, the house rules, and the lobby's buttons."""
+def lobby_screen(tr: Translator, live: LiveGame, extras: Extras | None = None) -> Content:
+    """The lobby message: the game, the seats, the house rules, and the lobby's buttons (with
+    the feature packages' ``extras``)."""
+    extras = extras or Extras()
     row = live.row
     ctx = make_ctx(tr, row.lang, live)
     gid = row.game_id
@@ -130,7 +118,7 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
         lines.append(ctx.t("lobby-rules", rules=listed))
     else:
         lines.append(ctx.t("lobby-rules-standard"))
-    for extra_lines in LOBBY_LINES.values():
+    for extra_lines in extras.lobby_lines:
         lines += extra_lines(ctx, live)
     full = len(row.seats) == row.players
     lines.append(ctx.t("lobby-full") if full else ctx.t("lobby-how-to-join"))
@@ -153,11 +141,11 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
             keyboard.append(
                 [button(label, Callback(Op.RULE, gid, 0, f"{i}={choice.next_index(current)}"))]
             )
-        for setting_rows in SETTING_ROWS.values():
+        for setting_rows in extras.setting_rows:
             keyboard += setting_rows(ctx, live)
         keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
     else:
-        for extra in LOBBY_ROWS:
+        for extra in extras.lobby_rows:
             keyboard += extra(ctx, live)
         last = [
             button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
@@ -196,6 +184,7 @@ def table_screen(
     live: LiveGame,
     since: Sequence[dict[str, Any]] | None = None,
     unreachable: bool = False,
+    extras: Extras | None = None,
 ) -> Content:
     """The group's table message: the game's public state, every move since the table's
     previous version (``since``: its events; the latest action's by default), whose turn (and,
@@ -231,12 +220,15 @@ def table_screen(
             [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
         )
         keyboard += explain_rows(ctx, live, view, since)
-        keyboard += _game_rows(ctx, live, None)
+        keyboard += _game_rows(extras, ctx, live, None)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
 
-def _game_rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKeyboardButton]]:
-    return [row for draw in GAME_ROWS.values() for row in draw(ctx, live, seat)]
+def _game_rows(
+    extras: Extras | None, ctx: Ctx, live: LiveGame, seat: int | None
+) -> list[list[InlineKeyboardButton]]:
+    draws = extras.game_rows if extras else []
+    return [row for draw in draws for row in draw(ctx, live, seat)]
 
 
 def explain_rows(
@@ -288,7 +280,12 @@ def action_rows(
 
 
 def hand_screen(
-    tr: Translator, live: LiveGame, seat: int, lang: str, reminder: int | None = None
+    tr: Translator,
+    live: LiveGame,
+    seat: int,
+    lang: str,
+    reminder: int | None = None,
+    extras: Extras | None = None,
 ) -> Content:
     """A player's private hand message: the group, the game, whose turn (and a turn timer's
     ``reminder``: the seconds left), the game's state, the cards, the legal actions (public
@@ -322,7 +319,7 @@ def hand_screen(
     else:
         lines.append(ctx.t("hand-wait"))
     if row.status == "active" and not view["is_over"]:
-        keyboard = keyboard + _game_rows(ctx, live, seat)
+        keyboard = keyboard + _game_rows(extras, ctx, live, seat)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
 
@@ -337,13 +334,13 @@ def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
 # cards itself (``bot.table.play.forced_tail``).
 FORCED_EVENT = "forced_plays"
 
-# Lines that feature modules add to an announcement, by the type of an event they put in it
-# (the rating changes after a game): drawn after the game's own lines.
-ANNOUNCEMENT_EXTRAS: dict[str, Callable[[Ctx, dict[str, Any]], list[str]]] = {}
-
 
 def announcement_screen(
-    tr: Translator, live: LiveGame, events: list[dict[str, Any]], view: dict[str, Any]
+    tr: Translator,
+    live: LiveGame,
+    events: list[dict[str, Any]],
+    view: dict[str, Any],
+    extras: Extras | None = None,
 ) -> Content:
     """A deal's result (how it ended: the last tricks or plays, then the count) and, if the game
     ended, the winner and the rematch button, in one message."""
@@ -358,7 +355,7 @@ def announcement_screen(
         if event["type"] == FORCED_EVENT:
             closing.append(ctx.t("deal-forced-plays"))
             continue
-        draw_extra = ANNOUNCEMENT_EXTRAS.get(event["type"])
+        draw_extra = extras.event_lines.get(event["type"]) if extras else None
         if draw_extra is not None:
             extra += draw_extra(ctx, event)
             continue

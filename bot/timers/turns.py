@@ -594,8 +594,8 @@ async def setup(application: Application, svc: Services) -> None:
     await timers.load()
     application.bot_data["timers"] = timers
     svc.listeners.append(timers.on_change)
-    screens.LOBBY_LINES["timers"] = timers.lobby_lines
-    screens.SETTING_ROWS["timers"] = timers.setting_rows
+    svc.extras.lobby_lines.append(timers.lobby_lines)
+    svc.extras.setting_rows.append(timers.setting_rows)
 
 
 def register(application: Application) -> None:
