@@ -14,9 +14,10 @@ import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest
 from telegram.ext import Application, CommandHandler, ContextTypes
 
+from bot.core.admins import may_change_settings
 from bot.core.callbacks import Callback, Op
 from bot.core.chat_settings import chat_lang, get_settings, set_commentary, set_lang
 from bot.core.messenger import acknowledge
@@ -31,18 +32,6 @@ OFF_WORDS = frozenset({"off", "no", "spento", "0"})
 def is_group(chat_type: str | None) -> bool:
     """Whether a chat type is a group or a supergroup."""
     return chat_type in (ChatType.GROUP, ChatType.SUPERGROUP)
-
-
-async def may_change(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-    """Whether a user may change a group's settings: an administrator, or anyone when the
-    group has no human administrator Telegram tells of."""
-    try:
-        admins = await context.bot.get_chat_administrators(chat_id)
-    except TelegramError as exc:
-        log.info("could not read the administrators of %s: %s", chat_id, exc)
-        return True
-    humans = {m.user.id for m in admins if not m.user.is_bot}
-    return not humans or user_id in humans
 
 
 async def settings_screen(
@@ -111,7 +100,7 @@ async def on_settings_press(
         return
     chat = message.chat
     group = is_group(chat.type)
-    if group and not await may_change(context, chat.id, query.from_user.id):
+    if group and not await may_change_settings(context.bot, chat.id, query.from_user.id):
         await query.answer(svc.tr.get(lang, "language-admins-only"), show_alert=True)
         return
     if cb.op is Op.LANGUAGE:
@@ -150,7 +139,7 @@ async def cmd_commentary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if word not in ON_WORDS | OFF_WORDS:
         await reply(svc.tr.get(lang, "commentary-usage"), do_quote=False)
         return
-    if not await may_change(context, chat.id, user.id):
+    if not await may_change_settings(context.bot, chat.id, user.id):
         await reply(svc.tr.get(lang, "language-admins-only"), do_quote=False)
         return
     on = word in ON_WORDS

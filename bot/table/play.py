@@ -18,6 +18,7 @@ from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 import engine
+from bot.core.admins import creator_or_admin
 from bot.core.callbacks import Callback, Op, resolve_action
 from bot.core.chat_settings import chat_lang, user_lang
 from bot.core.live import LiveGame
@@ -26,7 +27,7 @@ from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
 from bot.games import ui_for
 from bot.table import screens
-from bot.table.lobby import cancel_game, is_chat_admin, reply_html
+from bot.table.lobby import cancel_game, reply_html
 
 log = logging.getLogger(__name__)
 
@@ -304,7 +305,7 @@ async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if live is None:
         await reply_html(update, svc.tr.get(lang, "cancel-none"))
         return
-    if user.id != live.row.creator_id and not await is_chat_admin(update, context, user.id):
+    if not await creator_or_admin(context.bot, chat.id, user.id, live.row.creator_id):
         await reply_html(update, svc.tr.get(lang, "alert-cancel-who"))
         return
     async with live.lock:

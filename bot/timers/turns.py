@@ -41,6 +41,7 @@ from telegram.ext import (
 
 import engine
 import engine.ai
+from bot.core.admins import creator_or_admin
 from bot.core.callbacks import Callback, Op
 from bot.core.live import LOCAL_CHAT, LiveGame
 from bot.core.messenger import Content, acknowledge
@@ -48,7 +49,7 @@ from bot.core.services import Services, services
 from bot.core.storage import StaleMove
 from bot.games import Ctx
 from bot.table import play, screens
-from bot.table.lobby import cancel_game, creator_press, is_chat_admin, reply_html
+from bot.table.lobby import cancel_game, creator_press, reply_html
 
 log = logging.getLogger(__name__)
 
@@ -551,8 +552,8 @@ async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if live is not None and live.row.status != "lobby":
         await reply_html(update, svc.tr.get(lang, "timer-during-game"))
         return
-    creator = live is not None and live.row.creator_id == user.id
-    if not creator and not await is_chat_admin(update, context, user.id):
+    creator = live.row.creator_id if live is not None else None
+    if not await creator_or_admin(context.bot, chat.id, user.id, creator):
         await reply_html(update, svc.tr.get(lang, "timer-who"))
         return
     await timers.set_turn(chat.id, seconds, live.game_id if live is not None else None)
