@@ -257,18 +257,19 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply_html(update, svc.tr.get(lang, "hand-none"))
         return
     for live in lives:
-        async with live.lock:
+        async with live.lock:  # drawn from a whole state, sent once the lock is let go
             seat = live.row.seat_of(user.id)
-            seat_row = live.row.seat_row(seat)
             content = screens.hand_screen(svc.tr, live, seat, lang, extras=svc.extras)
-            try:
-                mid = await svc.messenger.send(user.id, content)
-            except Forbidden:
-                await reply_html(
-                    update,
-                    svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
-                )
-                return
+        try:
+            mid = await svc.messenger.send(user.id, content)
+        except Forbidden:
+            await reply_html(
+                update,
+                svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
+            )
+            return
+        async with live.lock:
+            seat_row = live.row.seat_row(seat)
             old = seat_row.hand_message_id
             seat_row.hand_message_id = mid
             live.blocked_notified.discard(user.id)
