@@ -526,10 +526,13 @@ class Renderer:
     def _needs(live: LiveGame, seat: int, content: Content) -> tuple:
         """What a player who is not to act needs their hand message to show right: its buttons
         (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
-        bidding or play), their own cards, and whether it shows the partner's cards (which go
-        once out of date). Other players' moves, bids and the scores are on the table."""
+        bidding or play), their own cards, whether it shows the partner's cards (which go once
+        out of date), and while Belòta is bid what each player has said and whose word it is
+        (a hand shows the bidding, so that it never names the wrong bidder). Other players'
+        cards and the scores are on the table."""
         game = live.game
         view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
+        bidding = view.get("phase") == "bidding"
         return (
             content.key()[1],
             live.row.status,
@@ -538,6 +541,7 @@ class Renderer:
             view.get("phase"),
             tuple(view["hand"]),
             view.get("partner_hand") is not None,
+            (repr(view.get("bids")), game.current_seat) if bidding else None,
         )
 
     async def _ping(self, live: LiveGame, user_id: int, old: int | None, content: Content) -> int:
