@@ -404,7 +404,7 @@ class Renderer:
     async def _render_lobby(self, live: LiveGame) -> None:
         row = live.row
         if row.status == "lobby":
-            content = screens.lobby_screen(self.svc.tr, live)
+            content = screens.lobby_screen(self.svc.tr, live, self.svc.extras)
         else:
             content = screens.closed_lobby_screen(self.svc.tr, live)
         mid = await self._group(live, row.lobby_message_id, content)
@@ -449,7 +449,11 @@ class Renderer:
             return  # the deal's result took the finished game's table's place
         async with live.lock:  # not the half-made state of a press being committed
             content = screens.table_screen(
-                self.svc.tr, live, self.table_since(live), self.unreachable(live)
+                self.svc.tr,
+                live,
+                self.table_since(live),
+                self.unreachable(live),
+                self.svc.extras,
             )
             acting = live.active and ui_for(row.kind).table_actions(live.game.view(None))
         mid = await self._group(live, row.table_message_id, content)
@@ -501,7 +505,9 @@ class Renderer:
                 acting = live.active and live.game.current_seat == seat_row.seat
                 reminder = self._reminders.get(key)
                 left = reminder[1] if reminder and reminder[0] == live.turn_started else None
-                content = screens.hand_screen(self.svc.tr, live, seat_row.seat, lang, reminder=left)
+                content = screens.hand_screen(
+                    self.svc.tr, live, seat_row.seat, lang, left, self.svc.extras
+                )
                 ping = (live.turn_started, left)
                 needs = self._needs(live, seat_row.seat, content)
             if not acting and self._drawn.get(key) == needs:
@@ -593,7 +599,9 @@ class Renderer:
                 # Moves the table never showed (the deal ended inside its edit window) open
                 # the result, so that every card played is seen.
                 events = self._unseen(live, before) + events
-            content = screens.announcement_screen(self.svc.tr, live, events, item.payload["view"])
+            content = screens.announcement_screen(
+                self.svc.tr, live, events, item.payload["view"], self.svc.extras
+            )
             old = row.table_message_id
             if old is not None and self.svc.messenger.latest.get(row.chat_id) == old:
                 # The ended deal's table is the bot's latest message: it becomes the result,
