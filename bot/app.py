@@ -256,56 +256,65 @@ def build_application(
     """The bot's application: handlers registered; storage opened and games reloaded in
     ``post_init``; ``request`` replaces the HTTP layer (tests pass a fake Bot API)."""
     tr = translator or Translator(LOCALES_DIR)
-
-    async def post_init(application: Application) -> None:
-        storage = await Storage.open(settings.database_path)
-        svc = Services(
-            storage=storage,
-            tr=tr,
-            games=Games(storage),
-            users=Users(storage),
-            messenger=Messenger(application.bot),
-            bot_username=application.bot.username,
-        )
-        svc.renderer = Renderer(svc, settings.group_edit_window, settings.private_gap)
-        application.bot_data["services"] = svc
-        if publish_commands:
-            await set_commands(application, tr)
-        for feature in FEATURES:
-            if feature.setup is not None:
-                await feature.setup(application, svc)
-        await reload_games(svc)
-
-    async def post_stop(application: Application) -> None:
-        for feature in FEATURES:
-            if feature.teardown is not None:
-                await feature.teardown(application)
-        svc = application.bot_data.get("services")
-        if svc is not None:
-            await svc.renderer.close()
-
-    async def post_shutdown(application: Application) -> None:
-        svc = application.bot_data.pop("services", None)
-        if svc is not None:
-            await svc.renderer.close()
-            await svc.storage.close()
-
-    builder = (
+    application = (
         ApplicationBuilder()
         .bot(make_bot(settings, request, get_updates_request))
         .concurrent_updates(make_processor(tr))
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
+        .build()
     )
-    application = builder.build()
     application.bot_data["settings"] = settings
     application.bot_data["translator"] = tr
+    application.bot_data["publish_commands"] = publish_commands
     for feature in FEATURES:
         if feature.register is not None:
             feature.register(application)
     application.add_error_handler(on_error)
     return application
+
+
+async def post_init(application: Application) -> None:
+    """At start-up: the services on the opened storage, the command menus, every feature's
+    setup, then the open games reloaded."""
+    settings: Settings = application.bot_data["settings"]
+    tr: Translator = application.bot_data["translator"]
+    storage = await Storage.open(settings.database_path)
+    svc = Services(
+        storage=storage,
+        tr=tr,
+        games=Games(storage),
+        users=Users(storage),
+        messenger=Messenger(application.bot),
+        bot_username=application.bot.username,
+    )
+    svc.renderer = Renderer(svc, settings.group_edit_window, settings.private_gap)
+    application.bot_data["services"] = svc
+    if application.bot_data["publish_commands"]:
+        await set_commands(application, tr)
+    for feature in FEATURES:
+        if feature.setup is not None:
+            await feature.setup(application, svc)
+    await reload_games(svc)
+
+
+async def post_stop(application: Application) -> None:
+    """At stop: every feature's teardown, then the messages' last pass."""
+    for feature in FEATURES:
+        if feature.teardown is not None:
+            await feature.teardown(application)
+    svc = application.bot_data.get("services")
+    if svc is not None:
+        await svc.renderer.close()
+
+
+async def post_shutdown(application: Application) -> None:
+    """At shut-down: the messages' last pass, and the storage closed."""
+    svc = application.bot_data.pop("services", None)
+    if svc is not None:
+        await svc.renderer.close()
+        await svc.storage.close()
 
 
 def make_bot(
