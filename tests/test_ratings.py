@@ -19,6 +19,7 @@ from fluent.syntax import FluentParser, ast
 from telegram.ext import ApplicationBuilder, CommandHandler
 
 from bot.core.i18n import Translator, read_game
+from bot.core.schema import RATINGS_SCHEMA, migration_statements
 from bot.ratings import records
 from bot.ratings.elo import Skill, display_rating, initial_skill, placements, rate
 from bot.ratings.handlers import RatingsCommands, register
@@ -35,9 +36,8 @@ async def conn(tmp_path):
     """A fresh database file holding the records' tables, as the bot's migrations create them."""
     db = await aiosqlite.connect(tmp_path / "records.sqlite3", isolation_level=None)
     await db.execute("PRAGMA foreign_keys=ON")
-    for _description, sql in records.MIGRATIONS:
-        for statement in records.migration_statements(sql):
-            await db.execute(statement)
+    for statement in migration_statements(RATINGS_SCHEMA[1]):
+        await db.execute(statement)
     yield db
     await db.close()
 
