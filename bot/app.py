@@ -51,7 +51,7 @@ from bot.ratings import results
 from bot.reference import handlers as reference
 from bot.table import inline_play, lobby, play
 from bot.table.edits import Renderer
-from bot.timers import turns as timers
+from bot.timers import handlers as timers
 from bot.webapp import LOCAL_CHAT
 from bot.webapp import telegram as webapp
 
