@@ -14,19 +14,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import aiosqlite
 
+from bot.core.database import SchemaTooNew, check_path, unusable
+from bot.core.rows import GAME_COLUMNS, GameRow, OutboxRow, SeatRow, UserRow, game_from_row
 from bot.core.schema import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -41,47 +40,6 @@ SYNCHRONOUS = "FULL"
 MAX_ID = 2**63 - 1
 
 
-class SchemaTooNew(RuntimeError):
-    """The database was written by a newer version of the bot."""
-
-
-class DatabaseUnusable(RuntimeError):
-    """The database file cannot be used as it is (its message says why, naming the path)."""
-
-
-def _unusable(path: Path, exc: BaseException) -> DatabaseUnusable:
-    """The one line that explains why SQLite refused the database at ``path``."""
-    text = " ".join(str(exc).split())  # one line, whatever SQLite's report
-    lower = text.lower()
-    if "readonly" in lower or "read-only" in lower:
-        why = "is read-only (the bot must write to it)"
-    elif "not a database" in lower or "malformed" in lower or "corrupt" in lower:
-        why = f"is damaged ({text}); it was left as it is: restore a backup (see the README)"
-    elif "unable to open" in lower:
-        why = "cannot be opened or created"
-    else:
-        why = f"cannot be used ({text})"
-    return DatabaseUnusable(f"{path} {why}")
-
-
-def _check_path(path: Path) -> None:
-    """Refuse a path that cannot hold the database file, before SQLite tries it."""
-    if path.is_dir():
-        raise DatabaseUnusable(f"{path} is a directory, not a database file")
-    parent = path.parent
-    for above in (parent, *parent.parents):
-        if above.exists():
-            if not above.is_dir():
-                raise DatabaseUnusable(f"{path} is under {above}, which is a file")
-            break
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DatabaseUnusable(
-            f"{path} cannot be created: {exc.strerror or exc} ({parent})"
-        ) from None
-
-
 class ChatBusy(Exception):
     """The group already has a lobby or a game in progress."""
 
@@ -92,143 +50,6 @@ class StaleMove(Exception):
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@dataclass
-class SeatRow:
-    """A seat of a game: a person (``user_id``) or a computer player (``computer``)."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    computer: str | None = None
-    hand_message_id: int | None = None
-
-
-@dataclass
-class GameRow:
-    """A lobby or a game as stored: setup, status, message ids, seats."""
-
-    game_id: int
-    chat_id: int
-    chat_title: str
-    kind: str | None
-    players: int | None
-    rules: dict[str, Any]
-    seed: int | None
-    dealer: int
-    status: str
-    creator_id: int
-    creator_name: str
-    lang: str
-    move_number: int
-    lobby_message_id: int | None
-    table_message_id: int | None
-    winners: list[int] | None
-    scores: list[Any] | None
-    rematch_of: int | None
-    seats: list[SeatRow] = field(default_factory=list)
-
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat of ``user_id``, or None when they do not sit at this table."""
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
-
-    def seat_row(self, seat: int) -> SeatRow | None:
-        """The row of a seat number, or None when it is free."""
-        for s in self.seats:
-            if s.seat == seat:
-                return s
-        return None
-
-
-@dataclass
-class UserRow:
-    """A Telegram user the bot has met."""
-
-    user_id: int
-    name: str
-    username: str | None
-    language_code: str | None
-    private_open: bool
-
-
-@dataclass
-class OutboxRow:
-    """An announcement (deal result, end of game) committed with its action, not yet sent."""
-
-    outbox_id: int
-    game_id: int
-    kind: str
-    payload: Any
-
-
-_GAME_COLUMNS = (
-    "game_id, chat_id, chat_title, kind, players, rules, seed, dealer, status, creator_id,"
-    " creator_name, lang, move_number, lobby_message_id, table_message_id, winners, scores,"
-    " rematch_of"
-)
-
-
-def _game_from_row(row: Sequence[Any]) -> GameRow:
-    return GameRow(
-        game_id=row[0],
-        chat_id=row[1],
-        chat_title=row[2],
-        kind=row[3],
-        players=row[4],
-        rules=json.loads(row[5]),
-        seed=row[6],
-        dealer=row[7],
-        status=row[8],
-        creator_id=row[9],
-        creator_name=row[10],
-        lang=row[11],
-        move_number=row[12],
-        lobby_message_id=row[13],
-        table_message_id=row[14],
-        winners=json.loads(row[15]) if row[15] is not None else None,
-        scores=json.loads(row[16]) if row[16] is not None else None,
-        rematch_of=row[17],
-    )
-
-
-def backup(database: Path, target: Path) -> int:
-    """Copy the database at ``database`` to ``target`` while the bot may be running, with
-    SQLite's online backup: one read transaction, so the copy is one consistent moment of the
-    database, and the bot's writes go on meanwhile. The copy is checked, synced and renamed
-    into place (an existing ``target`` is replaced only by a complete copy). Returns the number
-    of games in the copy. Raise DatabaseUnusable when either file cannot be used."""
-    if not database.is_file():
-        raise DatabaseUnusable(f"{database} does not exist: there is nothing to back up")
-    if target.is_dir():
-        raise DatabaseUnusable(f"{target} is a directory; name the backup file")
-    _check_path(target)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    try:
-        source = sqlite3.connect(f"file:{quote(str(database))}?mode=rw", uri=True)
-        try:
-            dest = sqlite3.connect(partial)
-            try:
-                source.backup(dest)
-                verdict = dest.execute("PRAGMA quick_check(1)").fetchone()[0]
-                if verdict != "ok":
-                    raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
-                games = dest.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            finally:
-                dest.close()
-        finally:
-            source.close()
-    except sqlite3.Error as exc:
-        partial.unlink(missing_ok=True)
-        raise _unusable(database, exc) from None
-    with open(partial, "rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(partial, target)
-    return games
 
 
 class Storage:
@@ -248,11 +69,11 @@ class Storage:
         database, damaged pages): it is checked before anything is written, and left as it is.
         """
         if str(path) != ":memory:":
-            _check_path(Path(path))
+            check_path(Path(path))
         try:
             conn = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as exc:
-            raise _unusable(Path(path), exc) from None
+            raise unusable(Path(path), exc) from None
         try:
             # Read before anything is written: a damaged file is refused, never rewritten.
             cur = await conn.execute("PRAGMA quick_check(1)")
@@ -272,7 +93,7 @@ class Storage:
                 await conn.execute(f"PRAGMA user_version = {int(version)}")
         except sqlite3.Error as exc:
             await conn.close()
-            raise _unusable(Path(path), exc) from None
+            raise unusable(Path(path), exc) from None
         except BaseException:
             await conn.close()
             raise
@@ -444,39 +265,37 @@ class Storage:
         if not 0 <= game_id <= MAX_ID:
             return None
         cur = await self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
+            f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
         )
         row = await cur.fetchone()
         if row is None:
             return None
-        game = _game_from_row(row)
+        game = game_from_row(row)
         game.seats = await self._seats(game_id)
         return game
 
     async def open_game_in_chat(self, chat_id: int) -> GameRow | None:
         """The group's lobby or game in progress, or None."""
         cur = await self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games"
-            " WHERE chat_id = ? AND status IN ('lobby', 'active')",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND status IN ('lobby', 'active')",
             (chat_id,),
         )
         row = await cur.fetchone()
         if row is None:
             return None
-        game = _game_from_row(row)
+        game = game_from_row(row)
         game.seats = await self._seats(game.game_id)
         return game
 
     async def open_games(self) -> list[GameRow]:
         """Every lobby and game in progress, oldest first."""
         cur = await self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active')"
-            " ORDER BY game_id"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') ORDER BY game_id"
         )
         games = []
         for r in await cur.fetchall():
             try:
-                game = _game_from_row(r)
+                game = game_from_row(r)
             except (ValueError, TypeError) as exc:
                 await self.set_aside(r[0], f"unreadable row: {exc}")
                 continue
