@@ -9,10 +9,10 @@ are folded into one more pass, so a burst of moves costs one edit, not one per m
 The player to act is pinged: their hand is sent afresh at the bottom of their private chat (a
 message that notifies, unlike an edit) and the old one deleted, once per turn (a quiet action,
 which leaves the same player to act, is no new turn); a turn timer's reminder pings again.
-Other hands are edited in place, and only when what their player needs changes (``_needs``:
-their turn's buttons, their own cards, the deal and its phase, the end); other players' moves
-and bids are on the table. Two messages sent to one private chat keep ``private_gap`` seconds
-apart (Telegram: one a second).
+Other hands are edited in place, and only when what their player needs changes
+(``screens.hand_needs``: their turn's buttons, their own cards, the deal and its phase, the
+end); other players' moves and bids are on the table. Two messages sent to one private chat
+keep ``private_gap`` seconds apart (Telegram: one a second).
 
 When the bot's overall budget of calls is short (``bot.core.fairness.CallBudget``), the ping
 goes first; the edits of waiting hands, the deletions of old hands (those of one private chat
@@ -95,7 +95,7 @@ class Renderer:
         self._obsolete: dict[int, dict[int, list[int]]] = {}
         self._waiting_due: set[int] = set()  # games whose waiting hands are to look at
         self._places: dict[asyncio.Event, asyncio.Task] = {}  # a game's place in the budget
-        # (game, seat) -> what that seat's hand showed that a waiting player needs (``_needs``)
+        # (game, seat) -> what that seat's hand showed that a waiting player needs (``hand_needs``)
         self._drawn: dict[tuple[int, int], tuple] = {}
 
     def refresh(self, game_id: int, *, group: bool = True) -> None:
@@ -509,7 +509,7 @@ class Renderer:
                     self.svc.tr, live, seat_row.seat, lang, left, self.svc.extras
                 )
                 ping = (live.turn_started, left)
-                needs = self._needs(live, seat_row.seat, content)
+                needs = screens.hand_needs(live, seat_row.seat, content)
             if not acting and self._drawn.get(key) == needs:
                 # Nothing a waiting player needs has changed (their turn, the deal, the end):
                 # the table shows the rest, and their next ping their cards.
@@ -527,28 +527,6 @@ class Renderer:
             if mid != seat_row.hand_message_id:
                 seat_row.hand_message_id = mid
                 await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid)
-
-    @staticmethod
-    def _needs(live: LiveGame, seat: int, content: Content) -> tuple:
-        """What a player who is not to act needs their hand message to show right: its buttons
-        (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
-        bidding or play), their own cards, whether it shows the partner's cards (which go once
-        out of date), and while Belòta is bid what each player has said and whose word it is
-        (a hand shows the bidding, so that it never names the wrong bidder). Other players'
-        cards and the scores are on the table."""
-        game = live.game
-        view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
-        bidding = view.get("phase") == "bidding"
-        return (
-            content.key()[1],
-            live.row.status,
-            game.is_over,
-            game.deal_number,
-            view.get("phase"),
-            tuple(view["hand"]),
-            view.get("partner_hand") is not None,
-            (repr(view.get("bids")), game.current_seat) if bidding else None,
-        )
 
     async def _ping(self, live: LiveGame, user_id: int, old: int | None, content: Content) -> int:
         """Send the hand afresh (Telegram notifies a new message, not an edit); the old one is

@@ -347,6 +347,28 @@ def hand_screen(
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
 
+def hand_needs(live: LiveGame, seat: int, content: Content) -> tuple:
+    """What a player who is not to act needs their hand message to show right: its buttons
+    (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
+    bidding or play), their own cards, whether it shows the partner's cards (which go once
+    out of date), and while Belòta is bid what each player has said and whose word it is
+    (a hand shows the bidding, so that it never names the wrong bidder). Other players'
+    cards and the scores are on the table."""
+    game = live.game
+    view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
+    bidding = view.get("phase") == "bidding"
+    return (
+        content.key()[1],
+        live.row.status,
+        game.is_over,
+        game.deal_number,
+        view.get("phase"),
+        tuple(view["hand"]),
+        view.get("partner_hand") is not None,
+        (repr(view.get("bids")), game.current_seat) if bidding else None,
+    )
+
+
 def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
     """The short private alert with a player's own cards (from the table's button)."""
     ctx = make_ctx(tr, lang, live)
