@@ -46,10 +46,10 @@ from bot.reference.rules_screens import (
     render_rules_choice,
     rule_message_id,
 )
+from tests.translator import TR
 
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 GLOSSARY = Glossary.load(LOCALES / "glossary")
-TR = Translator(LOCALES)
 LANGS = ("it", "en")
 
 # Telegram's limits (telegram.constants: MessageLimit, InlineKeyboardButtonLimit,

@@ -18,13 +18,14 @@ import pytest
 from fluent.syntax import FluentParser, ast
 from telegram.ext import ApplicationBuilder, CommandHandler
 
-from bot.core.i18n import Translator, read_game
+from bot.core.i18n import read_game
 from bot.core.schema import RATINGS_SCHEMA, migration_statements
 from bot.ratings import records
 from bot.ratings.elo import Skill, display_rating, initial_skill, placements, rate
 from bot.ratings.handlers import RatingsCommands, register
 from bot.ratings.records import GameRecord, PlayerRecord
 from bot.ratings.screens import MAX_TEXT, Board, render_leaderboard, render_stats, text_width
+from tests.translator import TR
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 GROUP_A, GROUP_B = -1001, -1002
@@ -45,7 +46,7 @@ async def conn(tmp_path):
 @pytest.fixture(scope="module")
 def tr():
     """The project's translations."""
-    return Translator(LOCALES)
+    return TR
 
 
 _clock = iter(range(1, 10**6))

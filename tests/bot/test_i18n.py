@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app import LOCALES_DIR
 from bot.core.i18n import Translator
 from bot.games import offered_kinds
 from bot.table.house_rules import rule_choices
+from tests.translator import TR
 
 
 @pytest.fixture(scope="module")
 def tr() -> Translator:
     """The project's translations."""
-    return Translator(LOCALES_DIR)
+    return TR
 
 
 def test_english_has_every_italian_message_and_no_other(tr):
