@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import re
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from types import SimpleNamespace
 
 import aiosqlite
@@ -26,7 +25,6 @@ from bot.ratings.records import GameRecord, PlayerRecord
 from bot.ratings.screens import MAX_TEXT, Board, render_leaderboard, render_stats, text_width
 from tests.translator import TR
 
-LOCALES = Path(__file__).resolve().parent.parent / "locales"
 GROUP_A, GROUP_B = -1001, -1002
 T0 = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
 

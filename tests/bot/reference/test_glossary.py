@@ -47,7 +47,7 @@ from bot.reference.rules_screens import (
 )
 from tests.translator import TR
 
-LOCALES = Path(__file__).resolve().parents[1] / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "locales"
 GLOSSARY = Glossary.load(LOCALES / "glossary")
 LANGS = ("it", "en")
 
