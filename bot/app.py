@@ -171,10 +171,10 @@ FEATURES: tuple[Feature, ...] = (
             Op.CANCEL: lobby.on_cancel,
             Op.RULES: lobby.on_rules_panel,
             Op.RULE: lobby.on_rule,
-            Op.ACT: play.on_game_press,
-            Op.SHOW_HAND: play.on_game_press,
-            Op.PLAYED: play.on_game_press,
-            Op.REMATCH: play.on_game_press,
+            Op.ACT: play.on_action,
+            Op.SHOW_HAND: play.on_show_hand,
+            Op.PLAYED: play.on_show_hand,
+            Op.REMATCH: play.on_rematch,
         },
     ),
     # Before the glossary's inline handler, which takes every query.
@@ -202,7 +202,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(
         "computers",
         None,
-        {Op.ADD_COMPUTER: computers.on_press, Op.REMOVE_COMPUTER: computers.on_press},
+        {Op.ADD_COMPUTER: computers.on_add, Op.REMOVE_COMPUTER: computers.on_remove},
         computers.setup,
         computers.teardown,
     ),
