@@ -182,7 +182,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(
         "language",
         language.register,
-        {Op.LANGUAGE: language.on_settings_press, Op.COMMENTARY: language.on_settings_press},
+        {Op.LANGUAGE: language.on_language_press, Op.COMMENTARY: language.on_commentary_press},
     ),
     Feature(
         "reference",
