@@ -22,6 +22,11 @@ For search (the computer players), a game also offers, with no need to touch any
   random (``choices[int(rng.random() * len(choices))]``). ``g.deal_number`` counts the deals
   dealt (a void or annulled deal counts), so a playout of one deal ends when it moves on;
   ``g.deals_scored`` counts the deals counted.
+- What the computer players read of a game, with no need of its attributes: ``g.hand(seat)``,
+  a seat's cards as codes; Cirulla's and Belòta's ``g.sight(seat)``, what the seat's view shows
+  as a named tuple in the engine's terms (cheaper than ``view``, for playouts); Belòta's
+  ``g.deals(seat, limit)``, every deal of the cards hidden from ``seat`` that agrees with all it
+  knows, each as a game (empty when there are more than ``limit``), for exact endings.
 - Seats: ``engine.cards.partner(seat)``, ``engine.cards.side_of(seat, players)``,
   ``engine.cards.next_seat(seat, players)``; ``g.side_of(seat)`` and ``g.sides``.
 - The trick winners: ``engine.briscola.trick_winner(cards, trump)`` (index in the trick) and

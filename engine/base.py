@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -60,16 +61,21 @@ class Game:
         self.deck_count = 0
 
     # -- decks -----------------------------------------------------------------------------
-    def next_deck(self) -> list[str]:
+    def next_deck(self, cards: Sequence[Any] | None = None) -> list[Any]:
         """The deck for the next deal: the explicit deck first, then shuffles from the seed.
 
         Deck ``k`` of a game depends only on the seed and ``k``, never on the moves played.
+        ``cards``: the pack in the game's own terms (card numbers, say), in ``pack`` order; the
+        deck is then given in those terms.
         """
         k = self.deck_count
         self.deck_count += 1
         if k == 0 and self.first_deck is not None:
-            return list(self.first_deck)
-        return seeded_shuffle(self.pack, f"{self.kind}:{self.seed}:{k}")
+            if cards is None:
+                return list(self.first_deck)
+            where = {c: i for i, c in enumerate(self.pack)}
+            return [cards[where[c]] for c in self.first_deck]
+        return seeded_shuffle(self.pack if cards is None else cards, f"{self.kind}:{self.seed}:{k}")
 
     # -- the contract ----------------------------------------------------------------------
     @property
@@ -92,6 +98,10 @@ class Game:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Public state plus ``seat``'s private state (``None``: a spectator's view)."""
+        raise NotImplementedError
+
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards as codes (a new list)."""
         raise NotImplementedError
 
     def side_of(self, seat: int) -> int:
@@ -242,6 +252,13 @@ def seeded_shuffle(cards: Sequence[str], key: str) -> list[str]:
         x, j = divmod(x, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+@functools.cache
+def rules_json(rules: HouseRules) -> dict[str, Any]:
+    """House rules as JSON values, worked out once per set of rules (games share the dict:
+    never change it)."""
+    return rules.model_dump(mode="json")
 
 
 GAMES: dict[str, type[Game]] = {}

@@ -8,6 +8,7 @@ is the last card drawn. A deal (raggio) is worth 120 points; 61 wins it, 60-60 i
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import Field
@@ -146,6 +147,10 @@ class Briscola(Game):
         """Deals (raggi) counted so far."""
         return len(self.deal_results)
 
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards, in the order the game keeps them."""
+        return list(self.hands[seat])
+
     def peek_window(self) -> bool:
         """Whether partners may look at each other's hand now (``partner_peek``)."""
         if not self.peek_rule or self.drawn * 2 < self.stock_size:
@@ -216,7 +221,8 @@ class Briscola(Game):
         return PEEK_ID if code == PEEK else CARD_ID[code]
 
     def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
-        """``playout`` with uniformly random choices, without building them."""
+        """``playout`` with uniformly random choices, without building them: two players a
+        trick at a time (``_random_deal2``), otherwise a card at a time."""
         random_ = rng.random
         deal = self.deal
         n = self.players
@@ -224,8 +230,11 @@ class Briscola(Game):
         finish = self._finish_trick
         while True:
             seat = self.turn
-            if seat is None:
+            if seat is None or (deal_only and self.deal != deal):
                 return
+            if n == 2 and not self.trick:
+                self._random_deal2(random_)
+                continue
             hand = self.hands[seat]
             k = len(hand)
             if self.peek_open and seat not in self.peeked:
@@ -244,8 +253,54 @@ class Briscola(Game):
                 self.turn = (seat + 1) % n
                 continue
             finish()
-            if deal_only and self.deal != deal:
-                return
+
+    def _random_deal2(self, random_: Callable[[], float]) -> None:
+        """Two players (no look), from the lead of a trick: play the deal out at random a
+        whole trick at a time, ``_put`` and ``_finish_trick`` inline with the state in local
+        variables (written back at the end), and score it."""
+        strength = CARD_STRENGTH
+        card_points = CARD_POINTS
+        hands = self.hands
+        stock = self.stock
+        size = self.stock_size
+        drawn = self.drawn
+        leader = self.leader
+        trump = self.trump
+        points = self.points
+        piles = self.piles
+        append = self.actions.append
+        tricks = self.tricks_played
+        while True:
+            hand = hands[leader]
+            a = hand.pop(int(random_() * len(hand)))
+            other = 1 - leader
+            hand = hands[other]
+            b = hand.pop(int(random_() * len(hand)))
+            append(a)
+            append(b)
+            pts = card_points[a] + card_points[b]
+            # ``trick_winner`` of two cards.
+            if b[1] == a[1]:
+                w = other if strength[b] > strength[a] else leader
+            else:
+                w = other if b[1] == trump else leader
+            points[w] += pts
+            pile = piles[w]
+            pile.append(a)
+            pile.append(b)
+            tricks += 1
+            if drawn < size:
+                hands[w].append(stock[drawn])
+                hands[1 - w].append(stock[drawn + 1])
+                drawn += 2
+            elif not hands[w]:
+                break
+            leader = w
+        self.last = (leader, [a, b], w, pts, size - drawn)
+        self.drawn = drawn
+        self.leader = self.turn = w
+        self.tricks_played = tricks
+        self._score_deal()
 
     # -- the rules -------------------------------------------------------------------------
     def _check_peek(self, seat: int) -> None:

@@ -391,7 +391,7 @@ def normal(
         return choose_bid(view["hand"], view["turned"], legal)
     if DECLARE in legal:
         return DECLARE
-    code = ending(view, legal, NORMAL_ENDING_WORLDS)
+    code = ending(view, legal, NORMAL_ENDING_WORLDS, game)
     return code if code is not None else choose_card(table_from_view(view, legal))
 
 
@@ -408,33 +408,42 @@ NORMAL_ENDING_WORLDS = 4
 HARD_ENDING_WORLDS = 24
 
 
-def ending(view: dict[str, Any], legal: list[str], worlds: int) -> str | None:
+def ending(
+    view: dict[str, Any], legal: list[str], worlds: int, game: Game | None = None
+) -> str | None:
     """In the last ``ENDING_TRICKS`` tricks, the card that does best (deals won first, then the
     margin) over every deal consistent with the view, each searched exactly; ``None`` earlier,
-    or when more than ``worlds`` deals are consistent."""
+    or when more than ``worlds`` deals are consistent. Given the game, the deals are the
+    engine's (``game.deals``); otherwise they are worked out from the view."""
     if view["phase"] != "playing" or len(view["hand"]) > ENDING_TRICKS or len(legal) < 2:
         return None
-    sampler = Sampler(view)
     seat = view["seat"]
-    deals = sampler.every_deal(worlds)
-    if not deals:
+    if game is not None:
+        assert isinstance(game, Belota)
+        worlds_ = game.deals(seat, worlds)
+    else:
+        worlds_ = _view_deals(view, worlds)
+    if not worlds_:
         return None
     team = seat & 1
-    rng = random.Random(0)
     totals = dict.fromkeys(legal, 0.0)
-    found = 0
-    for hands in deals:
-        rebuilt = sampler.rebuild(sampler.deck(hands, [], rng))
-        if rebuilt is None:
-            continue
-        g = rebuilt[0]
-        found += 1
+    for g in worlds_:
         for i, code in enumerate(legal):
             child = g if i == len(legal) - 1 else g.copy()
             totals[code] += _search(child, seat, code, team)
-    if not found:
-        return None
     return max(legal, key=totals.__getitem__)
+
+
+def _view_deals(view: dict[str, Any], worlds: int) -> list[Belota]:
+    """Every deal consistent with the view (at most ``worlds``), rebuilt in the engine."""
+    sampler = Sampler(view)
+    rng = random.Random(0)
+    found = []
+    for hands in sampler.every_deal(worlds):
+        rebuilt = sampler.rebuild(sampler.deck(hands, [], rng))
+        if rebuilt is not None:
+            found.append(rebuilt[0])
+    return found
 
 
 def _search(g: Belota, seat: int, code: str, team: int) -> float:
@@ -483,7 +492,8 @@ def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
 def table_of(g: Belota, seat: int, legal: list[str], memory: Memory) -> Table:
     """What the normal rules see of a deal in the engine, for ``seat`` to play one of
     ``legal`` (``memory`` has read the cards played)."""
-    return Table(seat, g.trump, g.hands[seat], legal, g.trick, g.leader, memory, g.declarer & 1)
+    s = g.sight(seat)
+    return Table(seat, s.trump, s.hand, legal, s.trick, s.leader, memory, s.contract_team)
 
 
 def playout(g: Belota) -> list[int]:
@@ -498,13 +508,14 @@ def playout(g: Belota) -> list[int]:
         if len(legal) == 1:
             code = legal[0]
         elif _is_bidding(legal):
-            code = choose_bid(g.hands[seat], g.turned, legal)
+            code = choose_bid(g.hand(seat), g.sight(seat).turned, legal)
         elif DECLARE in legal:
             code = DECLARE
         else:
+            s = g.sight(seat)
             if memory is None:
-                memory = Memory(next_seat(g.dealer, 4), g.trump)
-            memory.read(g.played)
+                memory = Memory(next_seat(s.dealer, 4), s.trump)
+            memory.read(s.played)
             code = choose_card(table_of(g, seat, legal, memory))
         for event in g.play(seat, code):
             if event["type"] == "deal_scored":
@@ -702,7 +713,7 @@ class Sampler:
             for seat, code in self.bids:
                 if check and seat != me:
                     legal = g.legal_actions(seat)
-                    if choose_bid(g.hands[seat], g.turned, legal) != code:
+                    if choose_bid(g.hand(seat), self.turned, legal) != code:
                         surprises += 1
                         if surprises > limit:
                             return None
@@ -711,7 +722,7 @@ class Sampler:
             memory = Memory(next_seat(self.dealer, 4), self.trump)
             for card in self.played:
                 seat = g.current_seat
-                if declared[seat] and g.tricks_done == 0 and not g.declared[seat]:
+                if declared[seat] and DECLARE in g.legal_actions(seat):
                     g.play(seat, DECLARE)
                 if check and seat != me:
                     legal = g.legal_actions(seat)
@@ -719,26 +730,24 @@ class Sampler:
                         surprises += 1  # the normal rules declare whatever they hold
                         legal.remove(DECLARE)
                     if len(legal) > 1:
-                        memory.read(g.played)
+                        memory.read(g.sight(seat).played)
                         if choose_card(table_of(g, seat, legal, memory)) != card:
                             surprises += 1
                     if surprises > limit:
                         return None
                 g.play(seat, card)
             seat = g.current_seat
-            if not self.bidding and declared[seat] and g.tricks_done == 0 and not g.declared[seat]:
+            if not self.bidding and declared[seat] and DECLARE in g.legal_actions(seat):
                 g.play(seat, DECLARE)
         except IllegalAction:
             return None
         if not self.bidding:
             # Declarations are all or nothing: a sampled hand must hold exactly those declared.
+            sight = g.sight(me)
             for p in range(4):
-                if declared[p] and g.declared[p] != declared[p]:
+                if declared[p] and sight.declared[p] != declared[p]:
                     return None
-            belota = self.belota
-            if (belota or None) != (
-                {"seat": g.belota_seat, "played": g.belota_played} if g.belota_played else None
-            ):
+            if (self.belota or None) != sight.belota:
                 return None
         return g, surprises
 
@@ -787,7 +796,7 @@ def hard(
         raise ValueError("hard needs a time budget or a number of samples")
     if DECLARE in legal:
         return DECLARE
-    code = ending(view, legal, HARD_ENDING_WORLDS)
+    code = ending(view, legal, HARD_ENDING_WORLDS, game)
     if code is not None:
         return code
     if _is_bidding(legal):

@@ -39,7 +39,7 @@ from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
 from engine.base import Game
 from engine.cards import PACK_40, next_seat, side_of
 from engine.cirulla.captures import capture_table
-from engine.cirulla.cards import CODES, INDEX, VALUES
+from engine.cirulla.cards import INDEX, VALUES
 from engine.cirulla.game import Cirulla
 
 KNOCK = "knock"
@@ -341,11 +341,11 @@ def _search(g: Cirulla, code: str, side: int) -> float:
                 return worth(points[side] - points[1 - side])
             if kind == "partitone":
                 return worth(60.0 if event["side"] == side else -60.0)
-        if g.current is None:  # the game ended before the deal's count
+        if g.current_seat is None:  # the game ended before the deal's count
             return worth(g.scores[side] - g.scores[1 - side])
-        return g.current == side, game_children(g)
+        return g.current_seat == side, game_children(g)
 
-    return alpha_beta((g, g.play(g.current, code)), expand)
+    return alpha_beta((g, g.play(g.current_seat, code)), expand)
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -362,12 +362,11 @@ def playout(g: Cirulla, side: int, first: str) -> float:
     """Play ``first``, then the deal out with normal play for every seat; the deal's point
     margin of ``side``."""
     n = g.players
-    grande = g.grande_points
     code = first
     while True:
-        seat = g.current
+        seat = g.current_seat
         if not code:
-            code = _playout_choice(g, seat, n, grande)
+            code = _playout_choice(g, seat, n)
         events = g.play(seat, code)
         code = ""
         for event in events:
@@ -380,30 +379,27 @@ def playout(g: Cirulla, side: int, first: str) -> float:
                 return 60.0 if event["side"] == side else -60.0
 
 
-def _playout_choice(g: Cirulla, seat: int, n: int, grande: int) -> str:
+def _playout_choice(g: Cirulla, seat: int, n: int) -> str:
     """The normal player for a seat of a simulated game (its own hand and the public state)."""
     legal = g.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
     if KNOCK in legal:
         return KNOCK
-    hands = g.hands
-    shown = [CODES[c] for p in range(n) if p != seat and g.shown[p] for c in hands[p]]
-    after = next_seat(seat, n)
-    next_shown = [CODES[c] for c in hands[after]] if g.shown[after] else None
+    v = g.sight(seat)
     s = Seen(
         seat,
         n,
-        [CODES[c] for c in hands[seat]],
-        [CODES[c] for c in g.table],
-        [[CODES[c] for c in p] for p in g.piles],
-        shown,
-        [len(h) for h in hands],
-        len(g.stock),
-        CODES[g.matta],
-        g.matta_value,
-        grande,
-        next_shown,
+        v.hand,
+        v.table,
+        v.captured,
+        v.shown,
+        v.hand_sizes,
+        v.stock,
+        v.matta,
+        v.matta_value,
+        v.grande_points,
+        v.shown_hands[next_seat(seat, n)],
     )
     return pick(s, legal)
 

@@ -29,12 +29,12 @@ leaves the turned card with the original taker.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
 
-from engine.base import Game, register
+from engine.base import Game, register, rules_json
 from engine.cards import PACK_32, SUITS, partner
 from engine.errors import IllegalAction
 from engine.rules import HouseRules
@@ -67,6 +67,7 @@ ACTIONS: tuple[str, ...] = (
 )
 ACTION_ID = {code: i for i, code in enumerate(ACTIONS)}
 SAMPLE_TRIES = 100  # deals tried for a sample consistent with the play and the declarations
+DEALS_TRIED = 5000  # ways of placing the hidden cards ``deals`` looks through at most
 # How a hand is shown: by suit (H, D, C, S), highest first in the contract's order.
 DISPLAY_ORDER = {
     t: {c: 16 * SUITS.index(c[1]) - strength[c] for c in PACK_32}
@@ -81,6 +82,23 @@ class BelotaRules(HouseRules):
     curu_points: int = Field(default=100, ge=0, le=1000)
     dedans: bool = True
     multiply_declarations: bool = True
+
+
+class BelotaSight(NamedTuple):
+    """What a seat sees of a hand (``Belota.sight``), in the engine's terms: a cheap view for
+    the computer players' playouts. Read only: the lists may be the game's own."""
+
+    hand: list[str]
+    dealer: int
+    turned: str
+    trump: str  # "" for sensa, and while bidding
+    leader: int | None  # of the trick being played (None while bidding)
+    trick: list[str]
+    played: list[str]  # every card played in this hand, in order
+    contract_team: int | None
+    first_trick: bool  # the first trick is being played (declarations are open)
+    declared: list[list[dict[str, Any]]]  # each seat's declarations
+    belota: dict[str, int] | None  # as the view shows it: seat, and 1 or 2 cards played
 
 
 @register
@@ -117,7 +135,7 @@ class Belota(Game):
         self.curu_points: int = rules_.curu_points
         self.dedans: bool = rules_.dedans
         self.multiply_declarations: bool = rules_.multiply_declarations
-        self._rules_json = rules_.model_dump(mode="json")
+        self._rules_json = rules_json(rules_)
         self._scores = [0, 0]
         self.litigiu = 0  # a tied contract team's total, frozen until a hand is won outright
         self.scoresheet: list[dict[str, Any]] = []
@@ -184,10 +202,12 @@ class Belota(Game):
         if code not in self._bid_options:
             raise self._bid_refusal(code)
         self.actions.append(code)
-        return self._bid(seat, code)
+        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": code}]
+        self._bid(seat, code, events)
+        return events
 
     # -- dealing ---------------------------------------------------------------------------
-    def _start_deal(self, dealer: int, events: list[dict[str, Any]]) -> None:
+    def _start_deal(self, dealer: int, events: list[dict[str, Any]] | None) -> None:
         """Deal 3 + 2 cards to each player from seat ``dealer+1`` and turn the 21st card."""
         self.deal += 1
         self.dealer = dealer
@@ -210,9 +230,9 @@ class Belota(Game):
         self.multiplier = 1
         self.taker: int | None = None
         self.declarer: int | None = None
-        events.append(
-            {"type": "deal_started", "deal": self.deal, "dealer": dealer, "turned": self.turned}
-        )
+        if events is not None:
+            started = {"type": "deal_started", "deal": self.deal, "dealer": dealer}
+            events.append({**started, "turned": self.turned})
 
     def _serve(self) -> None:
         """Serve the rest: the turned card and 2 more to the taker, 3 to each other player."""
@@ -229,9 +249,8 @@ class Belota(Game):
         self.rest = []
 
     # -- bidding ---------------------------------------------------------------------------
-    def _bid(self, seat: int, code: str) -> list[dict[str, Any]]:
-        """Apply an allowed bid."""
-        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": code}]
+    def _bid(self, seat: int, code: str, events: list[dict[str, Any]] | None) -> None:
+        """Apply an allowed bid (``events`` None: the fast path, which builds no event)."""
         self.bids.append([seat, code])
         stage = self._stage
         if code == "pass":
@@ -244,9 +263,13 @@ class Belota(Game):
                     self._turn = (seat + 1) & 3
             elif stage == SECOND:
                 if spoken == 4:
-                    events.append(
-                        {"type": "deal_annulled", "deal": self.deal, "dealer": self.dealer}
-                    )
+                    if events is not None:
+                        annulled = {
+                            "type": "deal_annulled",
+                            "deal": self.deal,
+                            "dealer": self.dealer,
+                        }
+                        events.append(annulled)
                     self._start_deal((self.dealer + 1) & 3, events)
                 else:
                     self._turn = (seat + 1) & 3
@@ -275,7 +298,6 @@ class Belota(Game):
             self.trump = self.turned[1] if code == "take" else code[6]
             self.taker = self.declarer = seat
             self._set_stage(OVERTURN, (seat + 1) & 3)
-        return events
 
     def _set_stage(self, stage: int, first: int) -> None:
         self._stage = stage
@@ -314,14 +336,16 @@ class Belota(Game):
             "multiplier": self.multiplier,
         }
 
-    def _finish_bidding(self, events: list[dict[str, Any]]) -> None:
+    def _finish_bidding(self, events: list[dict[str, Any]] | None) -> None:
         """Fix the contract, serve the rest, and open the first trick."""
         self._phase = PLAYING
-        contract = self.contract()
-        assert contract is not None
-        events.append({"type": "contract", **contract})
+        if events is not None:
+            contract = self.contract()
+            assert contract is not None
+            events.append({"type": "contract", **contract})
         self._serve()
-        events.append({"type": "cards_served", "taker": self.taker, "turned": self.turned})
+        if events is not None:
+            events.append({"type": "cards_served", "taker": self.taker, "turned": self.turned})
         trump = self.trump
         self._strength = STRENGTH[trump]
         self._points = POINTS[trump]
@@ -357,31 +381,14 @@ class Belota(Game):
     def _card_legal(self, seat: int) -> list[str]:
         """The legal actions of the seat to act in the play, cached for this move."""
         hand = self.hands[seat]
-        trick = self.trick
-        if not trick:
+        if not self.trick:
             legal = list(hand)
         else:
-            led = self._led
-            trump = self.trump
-            follow = [c for c in hand if c[1] == led]
-            if follow:
-                if led == trump:
-                    # Trump led: beat the highest trump on the table, even the partner's.
-                    strength, wv = self._strength, self._win_value
-                    legal = [c for c in follow if strength[c] > wv] or follow
-                else:
-                    legal = follow
-            elif not trump or self._win_seat == (seat + 2) & 3:
+            legal = legal_cards(
+                hand, seat, self._led, self.trump, self._strength, self._win_seat, self._win_value
+            )
+            if legal is hand:
                 legal = list(hand)
-            else:
-                trumps = [c for c in hand if c[1] == trump]
-                if not trumps:
-                    legal = list(hand)
-                elif self._win_value >= 8:  # a trump is winning: overtrump, else undertrump
-                    strength, wv = self._strength, self._win_value
-                    legal = [c for c in trumps if strength[c] > wv] or trumps
-                else:
-                    legal = trumps
         if self.tricks_done == 0 and self._can_declare[seat]:
             legal.insert(0, "declare")
         self._legal = legal
@@ -501,7 +508,7 @@ class Belota(Game):
         }
         self.trick = []
         if self.tricks_done == 8:
-            self._score_hand([] if events is None else events)
+            self._score_hand(events)
         else:
             self.leader = self._turn = winner
 
@@ -526,7 +533,7 @@ class Belota(Game):
         )
 
     # -- scoring ---------------------------------------------------------------------------
-    def _score_hand(self, events: list[dict[str, Any]]) -> None:
+    def _score_hand(self, events: list[dict[str, Any]] | None) -> None:
         assert self.declarer is not None
         belota_team = None if self.belota_seat is None else self.belota_seat & 1
         result = score_hand(
@@ -546,16 +553,17 @@ class Belota(Game):
         points = result["points"]
         self._scores[0] += points[0]
         self._scores[1] += points[1]
-        scored = {
-            "type": "deal_scored",
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "contract": self.contract(),
-            "tricks": list(self.tricks_won),
-            **result,
-            "scores": list(self._scores),
-        }
-        events.append(scored)
+        if events is not None:
+            scored = {
+                "type": "deal_scored",
+                "deal": self.deal,
+                "dealer": self.dealer,
+                "contract": self.contract(),
+                "tricks": list(self.tricks_won),
+                **result,
+                "scores": list(self._scores),
+            }
+            events.append(scored)
         self.scoresheet.append(
             {
                 "deal": self.deal,
@@ -569,7 +577,8 @@ class Belota(Game):
             self._winners = list(self.sides[winner])
             self._phase = OVER
             self._turn = None
-            events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})
+            if events is not None:
+                events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})
         else:
             self._start_deal((self.dealer + 1) & 3, events)
 
@@ -598,7 +607,7 @@ class Belota(Game):
         """Log and apply a legal action on the fast path."""
         self.actions.append(code)
         if self._phase != PLAYING:
-            self._bid(seat, code)
+            self._bid(seat, code, None)
         elif code == "declare":
             self._legal = None
             self._declare(seat)
@@ -610,27 +619,98 @@ class Belota(Game):
         """``playout`` with uniformly random choices, without building them."""
         random_ = rng.random
         deck = self.deck_count
-        apply = self._apply
-        put = self._put
-        actions = self.actions
+        bid = self._bid
+        append = self.actions.append
         while True:
             seat = self._turn
             if seat is None or (deal_only and self.deck_count != deck):
                 return
             if self._phase == PLAYING:
-                legal = self._legal
-                if legal is None:
-                    legal = self._card_legal(seat)
-                code = legal[int(random_() * len(legal))]
-                if code != "declare":
-                    actions.append(code)
-                    self._legal = None
-                    put(seat, code, None)
-                    continue
+                self._random_hand(random_)
             else:
                 legal = self._bid_options
                 code = legal[int(random_() * len(legal))]
-            apply(seat, code)
+                append(code)
+                bid(seat, code, None)
+
+    def _random_hand(self, random_: Callable[[], float]) -> None:
+        """Play the hand's cards at random and score it: ``_card_legal``, ``_put`` and
+        ``_end_trick`` inline, with the state in local variables written back at the end."""
+        hands = self.hands
+        trick = self.trick
+        played = self.played
+        append = self.actions.append
+        strength = self._strength
+        points = self._points
+        trump = self.trump
+        led = self._led
+        ws = self._win_seat
+        wv = self._win_value
+        seat = self._turn
+        assert seat is not None
+        leader = self.leader
+        can_declare = self._can_declare
+        belota_seat = self.belota_seat
+        belota_cards = self._belota_cards
+        tricks = self.tricks_done
+        card_points = self.card_points
+        tricks_won = self.tricks_won
+        won_cards = self.won_cards
+        self._legal = None
+        while True:
+            hand = hands[seat]
+            legal = legal_cards(hand, seat, led, trump, strength, ws, wv) if trick else hand
+            if tricks == 0 and can_declare[seat]:
+                i = int(random_() * (len(legal) + 1))
+                if not i:  # "declare" comes first
+                    append("declare")
+                    self._declare(seat)
+                    continue
+                card = legal[i - 1]
+            else:
+                card = legal[int(random_() * len(legal))]
+            append(card)
+            hand.remove(card)
+            played.append(card)
+            trick.append(card)
+            if seat == belota_seat and card in belota_cards:
+                self.belota_played += 1
+            if len(trick) == 1:
+                led = card[1]
+                ws = seat
+                wv = strength[card]
+                seat = (seat + 1) & 3
+                continue
+            suit = card[1]
+            if suit in (led, trump):
+                value = strength[card]
+                if value > wv:
+                    ws = seat
+                    wv = value
+            if len(trick) < 4:
+                seat = (seat + 1) & 3
+                continue
+            team = ws & 1
+            trick_points = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
+            card_points[team] += trick_points
+            tricks_won[team] += 1
+            won_cards[team] += trick
+            tricks += 1
+            if tricks == 1:
+                self._settle_declarations([])
+            if tricks == 8:
+                break
+            trick = []
+            leader = seat = ws
+        self.last_trick = {"leader": leader, "cards": trick, "seat": ws, "points": trick_points}
+        self.trick = []
+        self._led = led
+        self._win_seat = ws
+        self._win_value = wv
+        self.tricks_done = tricks
+        self.leader = leader
+        self._turn = ws
+        self._score_hand(None)
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
@@ -700,8 +780,14 @@ class Belota(Game):
             leader = ws
         return out
 
-    def _sample_hands(self, seat: int, rng: random.Random) -> list[list[str]] | None:
-        """The hands dealt again as ``seat``'s knowledge allows (None: keep them as they are)."""
+    def _knowledge(
+        self, seat: int
+    ) -> tuple[list[list[str]], list[int], list[str], dict[str, list[int]], list[int]] | None:
+        """What ``seat`` knows of the hands in the play, as a deal's constraints: each hand's
+        known cards (all of ``seat``'s own), how many hidden cards each hand holds, the hidden
+        cards (the most constrained first), the seats that may hold each, and the other seats
+        that declared (whose hands must make exactly those declarations). None when nothing
+        is hidden."""
         hands = self.hands
         trump = self.trump
         strength = self._strength
@@ -751,10 +837,31 @@ class Belota(Game):
         }
         pool.sort(key=lambda c: len(allowed[c]))  # the most constrained first
         declared = [p for p in range(4) if p != seat and self.declared[p]]
-        by_seat = self._played_by() if declared else []
+        start = [[c for c in hands[p] if c in known[p]] for p in range(4)]
+        start[seat] = list(hands[seat])
+        return start, room, pool, allowed, declared
+
+    def _declares_as_shown(self, hands: list[list[str]], seats: list[int]) -> bool:
+        """Whether each of ``seats`` would make exactly its declarations with these hands."""
+        if not seats:
+            return True
+        by_seat = self._played_by()
+        return all(
+            _same_declarations(
+                find_declarations(hands[p] + by_seat[p], self.trump, self.curu_points),
+                self.declared[p],
+            )
+            for p in seats
+        )
+
+    def _sample_hands(self, seat: int, rng: random.Random) -> list[list[str]] | None:
+        """The hands dealt again as ``seat``'s knowledge allows (None: keep them as they are)."""
+        facts = self._knowledge(seat)
+        if facts is None:
+            return None
+        start, room, pool, allowed, declared = facts
         for _ in range(SAMPLE_TRIES):
-            new = [[c for c in hands[p] if c in known[p]] for p in range(4)]
-            new[seat] = list(hands[seat])
+            new = [list(h) for h in start]
             left = list(room)
             for c in pool:
                 options = [p for p in allowed[c] if left[p]]
@@ -768,15 +875,51 @@ class Belota(Game):
                 new[p].append(c)
                 left[p] -= 1
             else:
-                if all(
-                    _same_declarations(
-                        find_declarations(new[p] + by_seat[p], trump, self.curu_points),
-                        self.declared[p],
-                    )
-                    for p in declared
-                ):
+                if self._declares_as_shown(new, declared):
                     return new
         return None  # no deal found: the hands stay as they are
+
+    def deals(self, seat: int, limit: int) -> list[Belota]:
+        """Every deal of the cards hidden from ``seat`` that agrees with all it knows (as
+        ``sample`` deals them: voids, trumps it could not hold, declarations, belòta, the
+        turned card), each as a copy of this game with ``view(seat)`` unchanged; empty in the
+        bidding, or when there are more than ``limit`` (or too many to look through)."""
+        if self._phase != PLAYING:
+            return []
+        facts = self._knowledge(seat)
+        if facts is None:
+            return [self.copy()]
+        hands, left, pool, allowed, declared = facts
+        found: list[list[list[str]]] = []
+        tried = [0]  # ways tried, the declarations' check included; bounded
+
+        def place(i: int) -> bool:
+            if i == len(pool):
+                tried[0] += 1
+                if self._declares_as_shown(hands, declared):
+                    found.append([list(h) for h in hands])
+                return len(found) <= limit and tried[0] <= DEALS_TRIED
+            c = pool[i]
+            for p in allowed[c]:
+                if left[p]:
+                    left[p] -= 1
+                    hands[p].append(c)
+                    going = place(i + 1)
+                    hands[p].pop()
+                    left[p] += 1
+                    if not going:
+                        return False
+            return True
+
+        if sum(left) != len(pool) or not place(0):
+            return []
+        games = []
+        for new in found:
+            g = self.copy()
+            g.hands = new
+            g._after_sampling(seat)
+            games.append(g)
+        return games
 
     def _after_sampling(self, seat: int) -> None:
         """Work out again what follows from the new hands: belòta, who may declare."""
@@ -796,6 +939,34 @@ class Belota(Game):
                     self._can_declare[p] = has_declaration(self.hands[p])
 
     # -- views -----------------------------------------------------------------------------
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards, in the order the game keeps them."""
+        return list(self.hands[seat])
+
+    def sight(self, seat: int) -> BelotaSight:
+        """What ``seat`` sees: its hand and the public state of the hand (``BelotaSight``)."""
+        if self._phase != PLAYING:
+            nothing: list[list[dict[str, Any]]] = [[], [], [], []]
+            hand = list(self.hands[seat])
+            return BelotaSight(
+                hand, self.dealer, self.turned, "", None, [], [], None, False, nothing, None
+            )
+        return BelotaSight(
+            list(self.hands[seat]),
+            self.dealer,
+            self.turned,
+            self.trump,
+            self.leader,
+            self.trick,
+            self.played,
+            None if self.declarer is None else self.declarer & 1,
+            self.tricks_done == 0,
+            self.declared,
+            {"seat": self.belota_seat, "played": self.belota_played}
+            if self.belota_played
+            else None,
+        )
+
     def known_cards(self, seat: int) -> list[str]:
         """Cards of ``seat``'s hand that everybody has seen: the turned card, declared cards."""
         if self._phase == BIDDING:
@@ -866,6 +1037,29 @@ class Belota(Game):
                 }
             )
         return view
+
+
+def legal_cards(
+    hand: list[str], seat: int, led: str, trump: str, strength: dict[str, int], ws: int, wv: int
+) -> list[str]:
+    """The cards ``seat`` may play to a trick led in ``led`` that ``ws`` is winning with a card
+    of strength ``wv`` (``trump`` "" for sensa): follow suit (beating the highest trump when
+    trump was led), else trump (overtrumping when a trump is winning) unless the partner holds
+    the trick. The hand itself when any card goes."""
+    follow = [c for c in hand if c[1] == led]
+    if follow:
+        if led == trump:
+            # Trump led: beat the highest trump on the table, even the partner's.
+            return [c for c in follow if strength[c] > wv] or follow
+        return follow
+    if not trump or ws == (seat + 2) & 3:
+        return hand
+    trumps = [c for c in hand if c[1] == trump]
+    if not trumps:
+        return hand
+    if wv >= 8:  # a trump is winning: overtrump, else undertrump
+        return [c for c in trumps if strength[c] > wv] or trumps
+    return trumps
 
 
 def _same_declarations(found: list[dict[str, Any]], declared: list[dict[str, Any]]) -> bool:

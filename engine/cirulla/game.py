@@ -36,11 +36,12 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Sequence
-from typing import Any, Literal
+from itertools import combinations
+from typing import Any, Literal, NamedTuple
 
 from pydantic import model_validator
 
-from engine.base import Game, register
+from engine.base import Game, register, rules_json
 from engine.cards import PACK_40
 from engine.cirulla.buone import SCALA_ALTA, Buona, Scoring, contest_rank, hand_buone
 from engine.cirulla.captures import ACE_TAKES_ALL, capture_ids, capture_table
@@ -55,6 +56,14 @@ SAMPLE_TRIES = 200  # deals tried for a sample with no uncalled buona (pairs_con
 TABLE_CARDS = 4
 TURN_CARDS = 3
 MARKS = ("scope", "table", "cirulla", "decino", "scala_alta")
+PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in its order
+# A table's card values (each at its card's value) as one number: 3 bits counting each value.
+# The table is kept in card order, so its values are in ascending order and this number names
+# the tuple of values ``capture_ids`` takes; the captures are cached by it, per
+# ``ace_takes_all_always``.
+VALUE_KEYS = tuple(1 << 3 * (VALUES[c] - 1) for c in range(40))
+_KEYED_CAPTURES: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
+KEYED_MAX = 1 << 17
 
 
 class CirullaRules(HouseRules):
@@ -109,6 +118,22 @@ class CirullaRules(HouseRules):
         return data
 
 
+class CirullaSight(NamedTuple):
+    """What a seat sees (``Cirulla.sight``), as card codes: a cheap view for the computer
+    players' playouts."""
+
+    hand: list[str]
+    table: list[str]
+    captured: list[list[str]]  # each side's pile
+    shown: list[str]  # the cards of the other seats' shown hands
+    hand_sizes: list[int]
+    stock: int  # cards left in the stock
+    matta: str  # the matta's card
+    matta_value: int  # as the view shows it
+    grande_points: int
+    shown_hands: list[list[str] | None]  # each seat's hand when shown (a knock, a call)
+
+
 @register
 class Cirulla(Game):
     """A game of Cirulla: the state is kept in plain attributes (card numbers, lists, ints)."""
@@ -143,7 +168,7 @@ class Cirulla(Game):
         # The house rules as plain attributes: the hot path never touches pydantic.
         self.target: int = r.target
         # The house rules agreed at the table are public: the view shows them.
-        self._rules_json = r.model_dump(mode="json")
+        self._rules_json = rules_json(r)
         self.aces_void: bool = r.aces_void
         self.three_voids_lose: bool = r.three_voids_lose
         self.equal_cards_void: bool = r.equal_cards_void
@@ -176,7 +201,6 @@ class Cirulla(Game):
         # The legal actions of the seat to act, by code (None: not worked out yet for this state).
         self._options: dict[str, Any] | None = None
         self._fast: tuple[list[int], list[Any]] | None = None  # the same for ``choices()``
-        self._reset_deal()
         # Events of the first deal (dealt before any action): deal_started, turn_dealt, ...
         self.opening_events: list[dict[str, Any]] = []
         self._new_deal(self.opening_events)
@@ -186,6 +210,8 @@ class Cirulla(Game):
         """Forget the cached captures and buone (benchmarks time cold lookups with it)."""
         capture_table.cache_clear()
         capture_ids.cache_clear()
+        for keyed in _KEYED_CAPTURES:
+            keyed.clear()
         hand_buone.cache_clear()
 
     # -- the contract ----------------------------------------------------------------------
@@ -309,39 +335,123 @@ class Cirulla(Game):
         self._play_card(seat, option, None)
 
     def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
-        """``playout`` with uniformly random choices, without building them."""
+        """``playout`` with uniformly random choices: the option at a uniformly random index of
+        ``_fast_options``, found without building the others, and played as ``_play_card``
+        plays it (inline, without events; a knock goes through ``_apply``)."""
         random_ = rng.random
         deck = self.deck_count
-        apply = self._apply
         matta = self.matta
+        matta_card_value = self.matta_card_value
+        ata = self.ace_takes_all_always
+        values_of = VALUES
+        codes = CODES
+        n = self.players
+        capture = self._capture
+        append = self.actions.append
+        # The table's values as a number (``VALUE_KEYS``), kept up to date with each card laid
+        # or taken while the table is the same list (a new deal makes a new one).
+        keyed = _KEYED_CAPTURES[ata]
+        key_bits = VALUE_KEYS
+        key_table = None
+        key = 0
         while True:
             seat = self.current
             if seat is None or (deal_only and self.deck_count != deck):
+                self._options = None
+                self._fast = None
                 return
-            # The option at a uniformly random index of ``_fast_options``, building that one
-            # option only.
+            # The turn's state, read again after anything but a card played.
+            table = self.table
+            if table is not key_table:
+                key_table = table
+                key = 0
+                for c in table:
+                    key += key_bits[c]
             mv = self.matta_value
-            by_value = self._captures()
-            hand = self.hands[seat]
-            found = [by_value[mv if card == matta else VALUES[card]] for card in hand]
-            total = 0
-            for f in found:
-                total += len(f) or 1
-            i = int(random_() * (total + 1 if self.knock_buone[seat] else total))
-            option: Any = KNOCK
-            for card, f in zip(hand, found, strict=True):
-                if not f:
-                    if not i:
-                        option = (card, None, None)
-                        break
-                    i -= 1
-                elif i < len(f):
-                    _, idx, how = f[i]
-                    option = (card, idx, how)
-                    break
+            if mv == matta_card_value:
+                value = values_of
+            else:  # the matta at the value a buona gave it
+                value = list(values_of)
+                value[matta] = mv
+            hands = self.hands
+            knock_buone = self.knock_buone
+            plays = self.plays_in_turn
+            turn_plays = self.turn_plays
+            while True:
+                if value is not values_of and matta in table:
+                    by_value = capture_ids(tuple([value[c] for c in table]), ata)
+                    counts = [len(f) or 1 for f in by_value]
                 else:
-                    i -= len(f)
-            apply(seat, option)
+                    entry = keyed.get(key)
+                    if entry is None:
+                        if len(keyed) >= KEYED_MAX:  # bounded like capture_ids' own cache
+                            keyed.clear()
+                        by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
+                        entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
+                    by_value, counts = entry
+                hand = hands[seat]
+                if knock_buone[seat]:
+                    total = 0
+                    for card in hand:
+                        total += counts[value[card]]
+                    i = int(random_() * (total + 1))
+                    if i == total:
+                        self.current = seat
+                        self._apply(seat, KNOCK)
+                        break
+                    knock_buone[seat] = ()
+                elif len(hand) == 1:  # the last card of the turn
+                    card = hand[0]
+                    i = int(random_() * counts[value[card]])
+                else:
+                    total = 0
+                    for card in hand:
+                        total += counts[value[card]]
+                    i = int(random_() * total)
+                j = 0
+                for card in hand:
+                    k = counts[value[card]]
+                    if i < k:
+                        break
+                    i -= k
+                    j += 1
+                found = by_value[value[card]]
+                del hand[j]
+                if not found:
+                    append(codes[card])
+                    insort(table, card)
+                    key += key_bits[card]
+                    self._last = (seat, card, (), None)
+                else:
+                    _, idx, how = found[i]
+                    if len(idx) == 1:
+                        taken = [table[idx[0]]]
+                        append(codes[card] + ":" + codes[taken[0]])
+                    else:
+                        taken = [table[x] for x in idx]
+                        append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
+                    for c in taken:
+                        key -= key_bits[c]
+                    if capture(seat, card, idx, taken, how, None):
+                        break  # the diamonds ended the game
+                plays += 1
+                self.plays_in_turn = plays
+                seat += 1
+                if seat == n:
+                    seat = 0
+                if plays == turn_plays:
+                    self.current = seat
+                    if self.stock:
+                        self._deal_turn(None)
+                        if self.pairs_contest:
+                            self._call_buone([])
+                    else:
+                        self._end_deal(None)
+                    break
+                if self.pending_reveals:
+                    self.current = seat
+                    self._reveal([])
+                    break
 
     def action_code(self, action: int) -> str:
         """The code of a ``choices()`` action."""
@@ -368,31 +478,39 @@ class Cirulla(Game):
         ``seat`` knows its hand, the table, the captured piles, the hands shown by a knock (or a
         call in a ``pairs_contest``) and how many cards each hand and the stock hold: the other
         hands and the stock are dealt again from the rest, in sorted hands as the engine keeps
-        them, and each hand's buone to knock worked out again. With ``pairs_contest`` a hand
-        whose call is not shown yet is kept as it is (its call names its buona), and the hands
-        dealt again have no buona, as nothing was called for them.
+        them, and each hand's buone to knock worked out again. With ``pairs_contest`` the calls
+        of the turn are public: a hidden hand that called is dealt again with a buona of each
+        kind it called, one that did not call with none, and the calls already shown keep their
+        outcome (scored or beaten); the calls, the contest and the matta's value follow the new
+        hands. (When no such deal turns up in ``SAMPLE_TRIES`` shuffles, the hands whose call is
+        not shown yet are kept as they are.)
         """
         g = self.copy()
         n = self.players
         hidden = [p for p in range(n) if p != seat and not self.shown[p]]
-        if self.pairs_contest:
-            calling = {p for p, _, _ in self.pending_reveals}
-            hidden = [p for p in hidden if p not in calling]
-        pool = [c for p in hidden for c in self.hands[p]] + self.stock
-        if self.pairs_contest and hidden:
-            played = self._played_this_turn()
-            for _ in range(SAMPLE_TRIES):
-                rng.shuffle(pool)
-                if not any(
-                    hand_buone(tuple(sorted(pool[i : i + k] + played[p])), self.matta, self.scoring)
-                    for p, i, k in self._slots(hidden)
-                ):
-                    break
-        else:
+        if not self.pairs_contest or not hidden:
+            pool = [c for p in hidden for c in self.hands[p]] + self.stock
             rng.shuffle(pool)
+        else:
+            played = self._played_this_turn()
+            pool = self._contest_deal(hidden, played, rng)
+            if pool is None:
+                calling = {p for p, _, _ in self.pending_reveals}
+                hidden = [p for p in hidden if p not in calling]
+                pool = [c for p in hidden for c in self.hands[p]] + self.stock
+                matta, scoring = self.matta, self.scoring
+                for _ in range(SAMPLE_TRIES):
+                    rng.shuffle(pool)
+                    if not any(
+                        hand_buone(tuple(sorted(pool[i : i + k] + played[p])), matta, scoring)
+                        for p, i, k in self._slots(hidden)
+                    ):
+                        break
         for p, i, k in self._slots(hidden):
             g.hands[p] = sorted(pool[i : i + k])
         g.stock = pool[sum(len(self.hands[p]) for p in hidden) :]
+        if self.pairs_contest and hidden and self.calls:
+            g._recall(self)
         if not self.pairs_contest:
             k = self.turn_cards
             g.knock_buone = [
@@ -405,6 +523,74 @@ class Cirulla(Game):
         g._fast = None
         g.seed = rng.getrandbits(63)
         return g
+
+    def _contest_deal(
+        self, hidden: list[int], played: list[list[int]], rng: random.Random
+    ) -> list[int] | None:
+        """``pairs_contest``: the hidden hands' cards and the stock dealt again so that the
+        turn's calls come out as the public ones (each seat calling the same kinds, the calls
+        shown with the same outcome), in ``_slots(hidden)`` order then the stock; None when
+        ``SAMPLE_TRIES`` deals give none.
+
+        Each hidden hand that called (it has not played: it would have been shown) is drawn
+        among the sets of its size with a buona of the kinds it called, the rest shuffled,
+        and a deal that breaks any call is drawn again: uniform over the deals that agree."""
+        n = self.players
+        public = [(p, b.kind) for p, b, _ in self.calls]
+        outcome = [(p, counts) for p, _, counts in self.calls if self.shown[p]]
+        cards = [c for p in hidden for c in self.hands[p]] + self.stock
+        kinds = {p: [b.kind for q, b, _ in self.calls if q == p] for p in hidden}
+        matta, scoring = self.matta, self.scoring
+        options = {
+            p: [
+                hand
+                for hand in combinations(sorted(cards), len(self.hands[p]))
+                if [b.kind for b in hand_buone(hand, matta, scoring)] == kinds[p]
+            ]
+            for p in hidden
+            if kinds[p]
+        }
+        if any(not found for found in options.values()):
+            return None
+        whole = [sorted(self.hands[p] + played[p]) for p in range(n)]
+        for _ in range(SAMPLE_TRIES):
+            chosen = {p: rng.choice(found) for p, found in options.items()}
+            taken = [c for hand in chosen.values() for c in hand]
+            if len(set(taken)) < len(taken):
+                continue
+            rest = [c for c in cards if c not in taken]
+            rng.shuffle(rest)
+            pool: list[int] = []
+            for p in hidden:
+                if p in chosen:
+                    pool += chosen[p]
+                else:
+                    k = len(self.hands[p])
+                    pool += rest[:k]
+                    del rest[:k]
+                whole[p] = sorted(pool[len(pool) - len(self.hands[p]) :] + played[p])
+            calls = self._contest(whole)
+            if [(p, b.kind) for p, b, _ in calls] == public and outcome == [
+                (p, counts) for p, _, counts in calls if self.shown[p]
+            ]:
+                return pool + rest
+        return None
+
+    def _recall(self, original: Cirulla) -> None:
+        """``pairs_contest``, in a sample: the turn's calls and the matta's value worked out
+        again from the sampled hands (the hands dealt this turn: held and played)."""
+        played = original._played_this_turn()
+        calls = self._contest([sorted(self.hands[p] + played[p]) for p in range(self.players)])
+        self.calls = calls
+        self.pending_reveals = [c for c in calls if not self.shown[c[0]]]
+        matta_value = original.matta_value
+        if any(b.matta_value is not None for _, b, _ in original.calls):
+            # The matta was in a hand when the turn was dealt, so it had its card's value then.
+            matta_value = self.matta_card_value
+        for _, b, _ in calls:
+            if b.matta_value is not None:
+                matta_value = b.matta_value
+        self.matta_value = matta_value
 
     def _slots(self, seats: list[int]) -> list[tuple[int, int, int]]:
         """(seat, start, size) of each seat's hand in a pool of the hands' cards, in order."""
@@ -441,12 +627,6 @@ class Cirulla(Game):
             raise ValueError(f"no seat {seat!r} in a game of {n}")
         hands = self.hands
         shown = [sorted_codes(hands[s]) if self.shown[s] else None for s in range(n)]
-        matta = self.matta
-        matta_public = (
-            matta in self.table
-            or any(self.shown[s] and matta in hands[s] for s in range(n))
-            or (seat is not None and matta in hands[seat])
-        )
         calls = [{"seat": s, "side": self.seat_side[s], "kind": b.kind} for s, b, _ in self.calls]
         return {
             "kind": self.kind,
@@ -477,13 +657,47 @@ class Cirulla(Game):
             "knocked": list(self.knocked),
             "buone": [copy_event(b) for b in self.turn_buone],
             "calls": calls,
-            "matta_value": self.matta_value if matta_public else self.matta_card_value,
+            "matta_value": self._matta_value_seen(seat),
             "voids_in_a_row": self.voids_in_a_row,
         }
 
+    def _matta_value_seen(self, seat: int | None) -> int:
+        """The matta's value as ``seat`` sees it: its card's value while it lies hidden in
+        another hand."""
+        matta = self.matta
+        hands = self.hands
+        if (
+            matta in self.table
+            or any(self.shown[s] and matta in hands[s] for s in range(self.players))
+            or (seat is not None and matta in hands[seat])
+        ):
+            return self.matta_value
+        return self.matta_card_value
+
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s cards as codes, in canonical order."""
+        return [CODES[c] for c in self.hands[seat]]
+
+    def sight(self, seat: int) -> CirullaSight:
+        """What ``seat`` sees: its hand and the public state (``CirullaSight``)."""
+        hands = self.hands
+        shown = self.shown
+        return CirullaSight(
+            [CODES[c] for c in hands[seat]],
+            [CODES[c] for c in self.table],
+            [[CODES[c] for c in p] for p in self.piles],
+            [CODES[c] for p in range(self.players) if p != seat and shown[p] for c in hands[p]],
+            [len(h) for h in hands],
+            len(self.stock),
+            CODES[self.matta],
+            self._matta_value_seen(seat),
+            self.grande_points,
+            [[CODES[c] for c in h] if shown[p] else None for p, h in enumerate(hands)],
+        )
+
     # -- dealing ---------------------------------------------------------------------------
     def _reset_deal(self) -> None:
-        """Empty every per-deal pile and mark."""
+        """Empty every per-deal pile and mark (the turn's state follows the first turn dealt)."""
         n = self.players
         sides = len(self.sides)
         self.stock: list[int] = []
@@ -500,22 +714,22 @@ class Cirulla(Game):
         self.matta_value = self.matta_card_value
         # The last card played: seat, card, cards taken, how (``last_play`` shows it).
         self._last: tuple[int, int, Any, str | None] | None = None
-        self._turn_started()
 
-    def _new_deal(self, events: list[dict[str, Any]]) -> None:
+    def _new_deal(self, events: list[dict[str, Any]] | None) -> None:
         """Deal a new deal's first turn and check the table, dealing again while it is void."""
         while True:
             self._reset_deal()
-            self.stock = [INDEX[c] for c in self.next_deck()]
-            events.append({"type": "deal_started", "deal": self.deal, "dealer": self.dealer})
+            self.stock = self.next_deck(PACK_NUMBERS)
+            if events is not None:
+                events.append({"type": "deal_started", "deal": self.deal, "dealer": self.dealer})
             self._deal_turn(events)
             outcome = self._check_table(events)
             if outcome != "void":
                 break
-        if not self.over:
-            self._call_buone(events)
+        if not self.over and self.pairs_contest:
+            self._call_buone([] if events is None else events)
 
-    def _deal_turn(self, events: list[dict[str, Any]]) -> None:
+    def _deal_turn(self, events: list[dict[str, Any]] | None) -> None:
         """Give each player its cards one at a time from seat dealer+1 (and the table, first)."""
         n = self.players
         self.turn += 1
@@ -539,15 +753,16 @@ class Cirulla(Game):
             self.matta_value = self.matta_card_value
         self._turn_started()
         self.current = start % n
-        events.append(
-            {
-                "type": "turn_dealt",
-                "deal": self.deal,
-                "turn": self.turn,
-                "turns": self.turns_per_deal,
-                "table": [CODES[c] for c in self.table],
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "turn_dealt",
+                    "deal": self.deal,
+                    "turn": self.turn,
+                    "turns": self.turns_per_deal,
+                    "table": [CODES[c] for c in self.table],
+                }
+            )
 
     def _turn_started(self) -> None:
         """Per-turn state once the hands are dealt: nothing shown, knocked or called yet."""
@@ -569,8 +784,10 @@ class Cirulla(Game):
         self._options = None
         self._fast: tuple[list[int], list[Any]] | None = None
 
-    def _check_table(self, events: list[dict[str, Any]]) -> str:
+    def _check_table(self, events: list[dict[str, Any]] | None) -> str:
         """The four table cards: partitone, void deal, or the dealer's 15 or 30; else "play"."""
+        if events is None:
+            events = []
         table = self.table
         values = [VALUES[c] for c in table]  # the matta is its own card here
         most = max(values.count(v) for v in values)
@@ -645,28 +862,34 @@ class Cirulla(Game):
         """``pairs_contest``: call every buona of the turn just dealt and settle the contest."""
         if not self.pairs_contest:
             return
-        n = self.players
-        callers: list[tuple[int, Buona]] = []
-        for i in range(n):
-            seat = (self.dealer + 1 + i) % n
-            for b in hand_buone(tuple(self.hands[seat]), self.matta, self.scoring):
-                callers.append((seat, b))
-        if not callers:
+        calls = self._contest(self.hands)
+        if not calls:
             return
-        contested = [
-            (contest_rank(b), i) for i, (_, b) in enumerate(callers) if b.kind != SCALA_ALTA
-        ]
-        best = min(contested)[1] if contested else -1
-        for i, (seat, b) in enumerate(callers):
-            counts = b.kind == SCALA_ALTA or i == best
-            self.calls.append((seat, b, counts))
+        for seat, b, _counts in calls:
             if b.matta_value is not None:
                 self.matta_value = b.matta_value
             events.append(
                 {"type": "buona_called", "seat": seat, "side": self.seat_side[seat], "kind": b.kind}
             )
-        self.pending_reveals = list(self.calls)
+        self.calls = calls
+        self.pending_reveals = list(calls)
         self._reveal(events)
+
+    def _contest(self, hands: Sequence[Sequence[int]]) -> list[tuple[int, Buona, bool]]:
+        """``pairs_contest``: the calls of a turn dealt these hands, from seat dealer+1: seat,
+        buona and whether it scores (only the best cirulla or decino does; a scala alta always
+        does)."""
+        n = self.players
+        callers: list[tuple[int, Buona]] = []
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            for b in hand_buone(tuple(hands[seat]), self.matta, self.scoring):
+                callers.append((seat, b))
+        contested = [
+            (contest_rank(b), i) for i, (_, b) in enumerate(callers) if b.kind != SCALA_ALTA
+        ]
+        best = min(contested)[1] if contested else -1
+        return [(seat, b, b.kind == SCALA_ALTA or i == best) for i, (seat, b) in enumerate(callers)]
 
     def _reveal(self, events: list[dict[str, Any]]) -> None:
         """``pairs_contest``: show the called hands whose opponent on the left is now to act."""
@@ -791,59 +1014,72 @@ class Cirulla(Game):
             self._last = (seat, card, (), None)
             if events is not None:
                 events.append(self.last_play)
-        else:
-            side = self.seat_side[seat]
-            # The positions are those of the table when the options were worked out: now.
-            taken = [table[i] for i in idx]
-            clears = len(taken) == len(table)
-            if clears:
-                table.clear()
-            else:
-                for i in reversed(idx):
-                    del table[i]
-            pile = self.piles[side]
-            pile.append(card)
-            pile += taken
-            self.last_capture_side = side
-            self._last = (seat, card, taken, how)
-            if events is not None:
-                events.append(self.last_play)
-            if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
-                # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
-                # come scopa".
-                self.marks["scope"][side] += 1
-                self.scores[side] += 1
-                if events is not None:
-                    events.append(
-                        {
-                            "type": "scopa",
-                            "seat": seat,
-                            "side": side,
-                            "points": 1,
-                            "ace_takes_all": how == ACE_TAKES_ALL,
-                        }
-                    )
-            diamonds = card & 3 == DIAMONDS
-            for c in taken:
-                if c & 3 == DIAMONDS:
-                    diamonds += 1
-            if diamonds:
-                self.diamonds[side] += diamonds
-                if self.diamonds[side] == 10:
-                    self._partitone(side, [] if events is None else events)
-                    return
+        elif self._capture(seat, card, idx, [table[i] for i in idx], how, events):
+            return
         self.plays_in_turn += 1
         self.current = (seat + 1) % self.players
         if self.plays_in_turn == self.turn_plays:
-            if events is None:
-                events = []
             if self.stock:
                 self._deal_turn(events)
-                self._call_buone(events)
+                if self.pairs_contest:
+                    self._call_buone([] if events is None else events)
             else:
                 self._end_deal(events)
         elif self.pending_reveals:
             self._reveal([] if events is None else events)
+
+    def _capture(
+        self,
+        seat: int,
+        card: int,
+        idx: tuple[int, ...],
+        taken: list[int],
+        how: str,
+        events: list[dict[str, Any]] | None,
+    ) -> bool:
+        """``card`` takes the table cards at ``idx`` (``taken``): the pile, a scopa, the
+        diamonds; True when the diamonds end the game (partitone)."""
+        table = self.table
+        side = self.seat_side[seat]
+        # The positions are those of the table when the options were worked out: now.
+        clears = len(taken) == len(table)
+        if clears:
+            table.clear()
+        else:
+            for i in reversed(idx):
+                del table[i]
+        pile = self.piles[side]
+        pile.append(card)
+        pile += taken
+        self.last_capture_side = side
+        self._last = (seat, card, taken, how)
+        if events is not None:
+            events.append(self.last_play)
+        if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
+            # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
+            # come scopa".
+            self.marks["scope"][side] += 1
+            self.scores[side] += 1
+            if events is not None:
+                events.append(
+                    {
+                        "type": "scopa",
+                        "seat": seat,
+                        "side": side,
+                        "points": 1,
+                        "ace_takes_all": how == ACE_TAKES_ALL,
+                    }
+                )
+        diamonds = card & 3 == DIAMONDS
+        for c in taken:
+            if c & 3 == DIAMONDS:
+                diamonds += 1
+        if diamonds:
+            self.diamonds[side] += diamonds
+            if self.diamonds[side] == 10:
+                self._partitone(side, events)
+                return True
+        return False
 
     @property
     def last_play(self) -> dict[str, Any] | None:
@@ -868,7 +1104,7 @@ class Cirulla(Game):
         self._last = None
 
     # -- the end of a deal, of the game ------------------------------------------------------
-    def _end_deal(self, events: list[dict[str, Any]]) -> None:
+    def _end_deal(self, events: list[dict[str, Any]] | None) -> None:
         """Give the table to the last side that captured, count the deal, go on or finish."""
         table = self.table
         if table:
@@ -879,7 +1115,9 @@ class Cirulla(Game):
                 side = self.seat_side[self.dealer]
             self.piles[side].extend(table)
             d = sum(1 for c in table if c & 3 == DIAMONDS)
-            events.append({"type": "table_taken", "side": side, "cards": [CODES[c] for c in table]})
+            if events is not None:
+                cards = [CODES[c] for c in table]
+                events.append({"type": "table_taken", "side": side, "cards": cards})
             self.table = []
             if d:
                 self.diamonds[side] += d
@@ -892,19 +1130,20 @@ class Cirulla(Game):
         for name in CARD_ITEMS:
             for s, points in enumerate(items[name]):
                 scores[s] += points
-        for name in MARKS:
-            items[name] = list(self.marks[name])
-        events.append(
-            {
-                "type": "deal_scored",
-                "deal": self.deal,
-                "dealer": self.dealer,
-                "items": items,
-                **counts,
-                "points": [sum(v[s] for v in items.values()) for s in sides],
-                "scores": list(scores),
-            }
-        )
+        if events is not None:
+            for name in MARKS:
+                items[name] = list(self.marks[name])
+            events.append(
+                {
+                    "type": "deal_scored",
+                    "deal": self.deal,
+                    "dealer": self.dealer,
+                    "items": items,
+                    **counts,
+                    "points": [sum(v[s] for v in items.values()) for s in sides],
+                    "scores": list(scores),
+                }
+            )
         self.deals_scored += 1
         winner = deal_winner(scores, self.target)
         if winner is not None:
@@ -914,8 +1153,10 @@ class Cirulla(Game):
         self.deal += 1
         self._new_deal(events)
 
-    def _partitone(self, side: int, events: list[dict[str, Any]]) -> None:
+    def _partitone(self, side: int, events: list[dict[str, Any]] | None) -> None:
         """All ten diamonds captured: the side wins the game at once."""
+        if events is None:
+            events = []
         events.append(
             {
                 "type": "partitone",
@@ -927,8 +1168,10 @@ class Cirulla(Game):
         )
         self._finish([side], "partitone", events)
 
-    def _finish(self, sides: list[int], reason: str, events: list[dict[str, Any]]) -> None:
+    def _finish(self, sides: list[int], reason: str, events: list[dict[str, Any]] | None) -> None:
         """End the game, won by ``sides``."""
+        if events is None:
+            events = []
         self.over = True
         self.current = None
         self.winner_seats = sorted(seat for side in sides for seat in self.sides[side])

@@ -256,6 +256,40 @@ def test_cirulla_sample_keeps_what_the_seat_knows(players, rules, seed):
                 # Nothing was called for this hand: it holds no buona.
                 whole = tuple(sorted(s.hands[p] + played[p]))
                 assert not hand_buone(whole, s.matta, s.scoring)
+        # The calls are public: the same seats call the same kinds, those shown keep their
+        # outcome, and each call is the buona of the sampled hand.
+        assert [(p, b.kind) for p, b, _ in s.calls] == [(p, b.kind) for p, b, _ in g.calls]
+        shown = [(p, c) for p, _, c in g.calls if g.shown[p]]
+        assert [(p, c) for p, _, c in s.calls if g.shown[p]] == shown
+        for p, b, _ in s.calls:
+            assert b in hand_buone(tuple(sorted(s.hands[p] + played[p])), s.matta, s.scoring)
+
+
+def test_cirulla_pairs_contest_sample_deals_a_called_hand_again():
+    """A hand called but not shown yet is dealt again with a buona of the kind it called."""
+    from engine.cirulla.buone import hand_buone
+
+    rules = {"pairs_contest": True}
+    positions = 0
+    for seed in range(400):
+        g = engine.new_game("cirulla", 4, seed=seed, rules=rules)
+        seat = g.current_seat
+        hidden = [p for p, _, _ in g.pending_reveals if p != seat]
+        if not hidden:
+            continue
+        positions += 1
+        p = hidden[0]
+        kinds = [b.kind for q, b, _ in g.calls if q == p]
+        dealt_again = 0
+        for i in range(10):
+            s = g.sample(seat, random.Random(i))
+            assert s.view(seat) == g.view(seat)
+            assert [b.kind for b in hand_buone(tuple(s.hands[p]), s.matta, s.scoring)] == kinds
+            dealt_again += s.hands[p] != g.hands[p]
+        assert dealt_again >= 5, (seed, dealt_again)
+        if positions == 4:
+            break
+    assert positions == 4
 
 
 def belota_position(seed: int, play: bool):
@@ -372,3 +406,96 @@ def test_void_shown_by_play_is_kept_in_every_sample():
                     assert all(h[1] != led for h in s.hands[p])
                 return
     pytest.fail("no void shown in 300 hands")
+
+
+def late_belota_position(seed: int) -> engine.Game | None:
+    """A Belòta hand in its last two tricks (declarations when any), or None."""
+    rng = random.Random(seed)
+    g = engine.new_game("belota", seed=seed)
+    while not g.is_over:
+        if g.view(None)["phase"] == "playing" and len(g.hands[g.current_seat]) <= 2:
+            return g
+        acts = g.legal_actions(g.current_seat)
+        code = "declare" if "declare" in acts else rng.choice(acts)
+        g.play(g.current_seat, code)
+    return None
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_belota_deals_are_every_deal_the_play_allows(seed):
+    """``deals`` lists exactly the deals of the hidden cards under which the hand's bids and
+    cards replay to the same public events (found here by trying every way to place them)."""
+    from itertools import permutations
+
+    from engine.errors import IllegalAction
+
+    g = late_belota_position(seed)
+    if g is None:
+        return
+    seat = g.current_seat if seed % 2 else (g.current_seat + 1) % 4
+    others = [p for p in range(4) if p != seat]
+    hidden = sorted(c for p in others for c in g.hands[p])
+    expected = set()
+    public = replay_deal(g, g)
+    for order in set(permutations(hidden)):
+        s = g.copy()
+        i = 0
+        for p in others:
+            k = len(g.hands[p])
+            s.hands[p] = list(order[i : i + k])
+            i += k
+        if g.turned in hidden and g.turned not in s.hands[g.taker]:
+            continue  # no deck deals the turned card to another seat than the taker
+        try:
+            same = replay_deal(g, s) == public
+        except IllegalAction:
+            same = False
+        if same and s.view(seat) == g.view(seat):
+            expected.add(tuple(tuple(sorted(h)) for h in s.hands))
+    deals = g.deals(seat, 1000)
+    found = {tuple(tuple(sorted(h)) for h in d.hands) for d in deals}
+    assert len(found) == len(deals)  # each deal once
+    assert found == expected
+    assert tuple(tuple(sorted(h)) for h in g.hands) in found
+    for d in deals:
+        assert d.view(seat) == g.view(seat)
+    if len(found) > 1:
+        assert g.deals(seat, len(found) - 1) == []  # more than the limit: none
+
+
+@pytest.mark.parametrize("rules", [None, {"pairs_contest": True}])
+def test_cirulla_sight_is_what_the_view_shows(rules):
+    """``sight`` gives a seat what its view shows, in the engine's order."""
+    for seed in range(30):
+        g = random_position("cirulla", 4, seed, rules)
+        for seat in range(4):
+            v, s = g.view(seat), g.sight(seat)
+            assert s.hand == v["hand"] == g.hand(seat)
+            assert (s.table, s.hand_sizes, s.stock) == (
+                v["table"],
+                v["hand_sizes"],
+                v["stock_size"],
+            )
+            assert [sorted(p) for p in s.captured] == [sorted(p) for p in v["captured"]]
+            others = [h for p, h in enumerate(v["shown_hands"]) if p != seat and h]
+            assert sorted(s.shown) == sorted(c for h in others for c in h)
+            assert (s.matta, s.matta_value) == (g.rules.matta_card, v["matta_value"])
+            assert s.shown_hands == v["shown_hands"]
+
+
+def test_belota_sight_is_what_the_view_shows():
+    for seed in range(30):
+        g = belota_position(seed, play=seed % 3 != 0)
+        for seat in range(4):
+            v, s = g.view(seat), g.sight(seat)
+            assert sorted(s.hand) == sorted(v["hand"]) and s.hand == g.hand(seat)
+            assert (s.dealer, s.turned) == (v["dealer"], v["turned"])
+            if v["phase"] != "playing":
+                continue
+            contract = v["contract"]
+            assert (s.trump or None, s.contract_team) == (contract["trump"], contract["team"])
+            assert s.trick == [t["card"] for t in v["trick"]] and s.leader == v["leader"]
+            assert s.played == v["played"] and s.belota == v["belota"]
+            assert s.declared == v["declarations"]
+            assert s.first_trick == (v["tricks_won"] == [0, 0])
