@@ -63,7 +63,7 @@ PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in 
 # ``ace_takes_all_always``.
 VALUE_KEYS = tuple(1 << 3 * (VALUES[c] - 1) for c in range(40))
 _KEYED_CAPTURES: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
-KEYED_MAX = 1 << 14  # each entry holds two lists of 40: about 1 kB
+KEYED_MAX = 1 << 17
 
 
 class CirullaRules(HouseRules):
@@ -378,19 +378,21 @@ class Cirulla(Game):
             plays = self.plays_in_turn
             turn_plays = self.turn_plays
             while True:
-                if value is values_of:
+                if value is not values_of and matta in table:
+                    by_value = capture_ids(tuple([value[c] for c in table]), ata)
+                    counts = [len(f) or 1 for f in by_value]
+                else:
                     entry = keyed.get(key)
                     if entry is None:
                         if len(keyed) >= KEYED_MAX:  # bounded like capture_ids' own cache
                             keyed.clear()
-                        entry = keyed[key] = by_card(table, values_of, ata)
-                else:
-                    entry = by_card(table, value, ata)
-                found_of, counts = entry
+                        by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
+                        entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
+                    by_value, counts = entry
                 hand = hands[seat]
                 total = 0
                 for card in hand:
-                    total += counts[card]
+                    total += counts[value[card]]
                 if knock_buone[seat]:
                     i = int(random_() * (total + 1))
                     if i == total:
@@ -406,12 +408,12 @@ class Cirulla(Game):
                     i = 0
                 else:
                     for j, card in enumerate(hand):
-                        k = counts[card]
+                        k = counts[value[card]]
                         if i < k:
                             del hand[j]
                             break
                         i -= k
-                found = found_of[card]
+                found = by_value[value[card]]
                 if not found:
                     append(codes[card])
                     insort(table, card)
@@ -1178,15 +1180,6 @@ class Cirulla(Game):
                 "reason": reason,
             }
         )
-
-
-def by_card(table: list[int], value: Sequence[int], ata: bool) -> tuple[list[Any], list[int]]:
-    """The random playout's view of ``capture_ids`` on ``table`` (``value``: each card's value,
-    the matta's as it is now), by card number: each card's captures, and how many options it
-    has (its captures, or one to lay it)."""
-    by_value = capture_ids(tuple([value[c] for c in table]), ata)
-    found = [by_value[v] for v in value]
-    return found, [len(f) or 1 for f in found]
 
 
 def option_id(option: Any) -> int:
