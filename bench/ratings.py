@@ -18,6 +18,7 @@ import aiosqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.schema import RATINGS_SCHEMA, migration_statements
 from bot.ratings import records
 from bot.ratings.records import GameRecord, PlayerRecord
 
@@ -64,9 +65,8 @@ async def main(n_games: int) -> None:
         conn = await aiosqlite.connect(Path(tmp) / "bench.sqlite3", isolation_level=None)
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")
-        for _description, sql in records.MIGRATIONS:
-            for statement in records.migration_statements(sql):
-                await conn.execute(statement)
+        for statement in migration_statements(RATINGS_SCHEMA[1]):
+            await conn.execute(statement)
         games = [random_game(rng, i) for i in range(n_games)]
         start = time.perf_counter()
         for g in games:

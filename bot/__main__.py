@@ -24,9 +24,10 @@ from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application
 
 from bot.app import build_application
+from bot.core.database import DatabaseUnusable, SchemaTooNew, backup
 from bot.core.intake import ALLOWED_UPDATES
 from bot.core.settings import DatabaseSettings, Settings, settings_error_line
-from bot.core.storage import DatabaseUnusable, SchemaTooNew, Storage, backup
+from bot.core.storage import Storage
 from bot.core.webhook import run_webhook
 from bot.webapp import local
 

@@ -1,8 +1,9 @@
 """The application: handlers, the callback router, start-up (storage, reload) and shut-down.
 
-Extending the bot: a feature module adds its handlers with ``application.add_handler`` in a
-``register(application)`` function listed in ``FEATURES``, and its buttons as new ``Op`` values
-routed through ``CALLBACK_ROUTES``, so every button press goes through one codec. The language
+Extending the bot: every feature is one entry of ``FEATURES``: its handlers (a
+``register(application)`` that calls ``application.add_handler``), its buttons as new ``Op``
+values with their handlers (every button press goes through one codec and one router), and what
+it does at start-up and shut-down. Nothing registers itself at import. The language
 of a text is picked in one place: ``bot.core.chat_settings.chat_lang`` for a chat, ``user_lang`` for
 one user (an alert, a private hand).
 """
@@ -11,7 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from telegram import (
     BotCommand,
@@ -49,36 +51,31 @@ from bot.ratings import results
 from bot.reference import handlers as reference
 from bot.table import inline_play, lobby, play
 from bot.table.edits import Renderer
-from bot.timers import turns as timers
+from bot.timers import handlers as timers
 from bot.webapp import LOCAL_CHAT
 from bot.webapp import telegram as webapp
 
 log = logging.getLogger(__name__)
 
 PressHandler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback, str], Awaitable[None]]
+Setup = Callable[[Application, Services], Awaitable[None]]
+Teardown = Callable[[Application], Awaitable[None]]
 
-CALLBACK_ROUTES: dict[Op, PressHandler] = {
-    Op.CHOOSE: lobby.on_lobby_press,
-    Op.JOIN: lobby.on_lobby_press,
-    Op.LEAVE: lobby.on_lobby_press,
-    Op.START: lobby.on_lobby_press,
-    Op.CANCEL: lobby.on_lobby_press,
-    Op.RULES: lobby.on_lobby_press,
-    Op.RULE: lobby.on_lobby_press,
-    Op.ACT: play.on_game_press,
-    Op.SHOW_HAND: play.on_game_press,
-    Op.PLAYED: play.on_game_press,
-    Op.REMATCH: play.on_game_press,
-    Op.GLOSSARY: reference.on_glossary_press,
-    Op.RULES_SUMMARY: reference.on_rules_press,
-    Op.EXPLAIN: reference.on_explain_press,
-    Op.LANGUAGE: language.on_settings_press,
-    Op.COMMENTARY: language.on_settings_press,
-    Op.BACK: timers.on_back_press,
-    Op.ADD_COMPUTER: computers.on_press,
-    Op.REMOVE_COMPUTER: computers.on_press,
-    Op.TURN_TIMER: timers.on_timer_press,
-}
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature's part in the application: its handlers (``register``), the button ops it
+    answers (``routes``, through the one callback router), what it does at start-up once the
+    services exist and before the games are reloaded (``setup``: load its state, follow the
+    games, add to the screens through ``svc.extras``), and at shut-down before the messages'
+    last pass (``teardown``: stop its tasks)."""
+
+    name: str
+    register: Callable[[Application], None] | None = None
+    routes: Mapping[Op, PressHandler] = field(default_factory=dict)
+    setup: Setup | None = None
+    teardown: Teardown | None = None
+
 
 # The command menus: everything by default, then what makes sense in groups and in private.
 COMMANDS = (
@@ -161,26 +158,71 @@ def register(application: Application) -> None:
     )
 
 
-FEATURES: list[Callable[[Application], None]] = [
-    register,
-    inline_play.register,  # before the glossary's inline handler, which takes every query
-    language.register,
-    reference.register,
-    timers.register,
-    computers.register,
-    results.register,
-]
+# Every feature of the bot, in the order its handlers are registered and its setup runs.
+FEATURES: tuple[Feature, ...] = (
+    Feature(
+        "table",
+        register,
+        {
+            Op.CHOOSE: lobby.on_choose,
+            Op.JOIN: lobby.on_join,
+            Op.LEAVE: lobby.on_leave,
+            Op.START: lobby.on_start,
+            Op.CANCEL: lobby.on_cancel,
+            Op.RULES: lobby.on_rules_panel,
+            Op.RULE: lobby.on_rule,
+            Op.ACT: play.on_action,
+            Op.SHOW_HAND: play.on_show_hand,
+            Op.PLAYED: play.on_show_hand,
+            Op.REMATCH: play.on_rematch,
+        },
+    ),
+    # Before the glossary's inline handler, which takes every query.
+    Feature("inline play", inline_play.register),
+    Feature(
+        "language",
+        language.register,
+        {Op.LANGUAGE: language.on_language_press, Op.COMMENTARY: language.on_commentary_press},
+    ),
+    Feature(
+        "reference",
+        reference.register,
+        {
+            Op.GLOSSARY: reference.on_glossary_press,
+            Op.RULES_SUMMARY: reference.on_rules_press,
+            Op.EXPLAIN: reference.on_explain_press,
+        },
+    ),
+    Feature(
+        "timers",
+        timers.register,
+        {Op.BACK: timers.on_back_press, Op.TURN_TIMER: timers.on_timer_press},
+        timers.setup,
+    ),
+    Feature(
+        "computers",
+        None,
+        {Op.ADD_COMPUTER: computers.on_add, Op.REMOVE_COMPUTER: computers.on_remove},
+        computers.setup,
+        computers.teardown,
+    ),
+    Feature("ratings", results.register, setup=results.setup),
+    Feature("webapp", setup=webapp.setup, teardown=webapp.teardown),
+)
 
-# Run in ``post_init`` once the services exist, before the games are reloaded: feature modules
-# with state of their own load it and subscribe to the games here.
-SETUPS: list[Callable[[Application, Services], Awaitable[None]]] = [
-    timers.setup,
-    computers.setup,
-    results.setup,
-    webapp.setup,
-]
-# Run in ``post_stop``, before the messages' last pass: feature modules stop their own tasks.
-TEARDOWNS: list[Callable[[Application], Awaitable[None]]] = [computers.teardown, webapp.teardown]
+
+def callback_routes(features: Sequence[Feature]) -> dict[Op, PressHandler]:
+    """Every button op and the one handler that answers it."""
+    routes: dict[Op, PressHandler] = {}
+    for feature in features:
+        for op, handler in feature.routes.items():
+            if op in routes:
+                raise ValueError(f"{op!r} is answered twice ({feature.name})")
+            routes[op] = handler
+    return routes
+
+
+CALLBACK_ROUTES = callback_routes(FEATURES)
 
 
 async def set_commands(application: Application, tr: Translator) -> None:
@@ -214,53 +256,65 @@ def build_application(
     """The bot's application: handlers registered; storage opened and games reloaded in
     ``post_init``; ``request`` replaces the HTTP layer (tests pass a fake Bot API)."""
     tr = translator or Translator(LOCALES_DIR)
-
-    async def post_init(application: Application) -> None:
-        storage = await Storage.open(settings.database_path)
-        svc = Services(
-            storage=storage,
-            tr=tr,
-            games=Games(storage),
-            users=Users(storage),
-            messenger=Messenger(application.bot),
-            bot_username=application.bot.username,
-        )
-        svc.renderer = Renderer(svc, settings.group_edit_window, settings.private_gap)
-        application.bot_data["services"] = svc
-        if publish_commands:
-            await set_commands(application, tr)
-        for setup in SETUPS:
-            await setup(application, svc)
-        await reload_games(svc)
-
-    async def post_stop(application: Application) -> None:
-        for teardown in TEARDOWNS:
-            await teardown(application)
-        svc = application.bot_data.get("services")
-        if svc is not None:
-            await svc.renderer.close()
-
-    async def post_shutdown(application: Application) -> None:
-        svc = application.bot_data.pop("services", None)
-        if svc is not None:
-            await svc.renderer.close()
-            await svc.storage.close()
-
-    builder = (
+    application = (
         ApplicationBuilder()
         .bot(make_bot(settings, request, get_updates_request))
         .concurrent_updates(make_processor(tr))
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
+        .build()
     )
-    application = builder.build()
     application.bot_data["settings"] = settings
     application.bot_data["translator"] = tr
+    application.bot_data["publish_commands"] = publish_commands
     for feature in FEATURES:
-        feature(application)
+        if feature.register is not None:
+            feature.register(application)
     application.add_error_handler(on_error)
     return application
+
+
+async def post_init(application: Application) -> None:
+    """At start-up: the services on the opened storage, the command menus, every feature's
+    setup, then the open games reloaded."""
+    settings: Settings = application.bot_data["settings"]
+    tr: Translator = application.bot_data["translator"]
+    storage = await Storage.open(settings.database_path)
+    svc = Services(
+        storage=storage,
+        tr=tr,
+        games=Games(storage),
+        users=Users(storage),
+        messenger=Messenger(application.bot),
+        bot_username=application.bot.username,
+    )
+    svc.renderer = Renderer(svc, settings.group_edit_window, settings.private_gap)
+    application.bot_data["services"] = svc
+    if application.bot_data["publish_commands"]:
+        await set_commands(application, tr)
+    for feature in FEATURES:
+        if feature.setup is not None:
+            await feature.setup(application, svc)
+    await reload_games(svc)
+
+
+async def post_stop(application: Application) -> None:
+    """At stop: every feature's teardown, then the messages' last pass."""
+    for feature in FEATURES:
+        if feature.teardown is not None:
+            await feature.teardown(application)
+    svc = application.bot_data.get("services")
+    if svc is not None:
+        await svc.renderer.close()
+
+
+async def post_shutdown(application: Application) -> None:
+    """At shut-down: the messages' last pass, and the storage closed."""
+    svc = application.bot_data.pop("services", None)
+    if svc is not None:
+        await svc.renderer.close()
+        await svc.storage.close()
 
 
 def make_bot(

@@ -248,10 +248,31 @@ def seeded_shuffle(cards: Sequence[str], key: str) -> list[str]:
     """
     deck = list(cards)
     x = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=32).digest(), "big")
-    for i in range(len(deck) - 1, 0, -1):
-        x, j = divmod(x, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    # The digits are taken a few at a time: a chunk of the number below a product of radices
+    # that fits a machine word is cut off once, then spent with small-number arithmetic.
+    for radices, steps in _shuffle_plan(len(deck)):
+        x, r = divmod(x, radices)
+        for i, radix in steps:
+            j = r % radix
+            r //= radix
+            deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+@functools.cache
+def _shuffle_plan(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """``seeded_shuffle``'s steps for ``n`` cards, by chunk: the product of the chunk's radices
+    (below 2**30) and each step's position ``i`` (from ``n - 1`` down to 1) with radix ``i + 1``."""
+    plan = []
+    i = n - 1
+    while i > 0:
+        radices, steps = 1, []
+        while i > 0 and radices * (i + 1) < 1 << 30:
+            radices *= i + 1
+            steps.append((i, i + 1))
+            i -= 1
+        plan.append((radices, tuple(steps)))
+    return tuple(plan)
 
 
 @functools.cache

@@ -23,7 +23,7 @@ import logging
 import random
 from typing import Any
 
-from telegram import InlineKeyboardButton, Update
+from telegram import CallbackQuery, InlineKeyboardButton, Update
 from telegram.ext import Application, ContextTypes
 
 import engine
@@ -35,7 +35,7 @@ from bot.core.services import Services, services
 from bot.core.storage import StaleMove
 from bot.games import Ctx
 from bot.table import play, screens
-from bot.table.lobby import creator_press
+from bot.table.lobby import Change, creator_press
 
 log = logging.getLogger(__name__)
 
@@ -220,22 +220,43 @@ async def _remove(svc: Services, live: LiveGame, arg: str) -> str | None:
     return None
 
 
-async def on_press(
+async def on_add(
     update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
 ) -> None:
-    """A lobby button that seats or removes a computer player (the lobby's creator only)."""
+    """A lobby button that seats a computer player (the lobby's creator only)."""
     svc = services(context)
     query = update.callback_query
 
-    async def change(live: LiveGame) -> str | None:
-        if cb.op is Op.ADD_COMPUTER:
-            return await _add(svc, live, cb.arg)
+    async def add(live: LiveGame) -> str | None:
+        return await _add(svc, live, cb.arg)
+
+    await _computer_press(svc, query, cb, lang, add, "toast-computer-added")
+
+
+async def on_remove(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """A lobby button that removes a computer player (the lobby's creator only)."""
+    svc = services(context)
+    query = update.callback_query
+
+    async def remove(live: LiveGame) -> str | None:
         return await _remove(svc, live, cb.arg)
 
+    await _computer_press(svc, query, cb, lang, remove, "toast-computer-removed")
+
+
+async def _computer_press(
+    svc: Services,
+    query: CallbackQuery,
+    cb: Callback,
+    lang: str,
+    change: Change,
+    toast: str,
+) -> None:
     live = await creator_press(svc, query, cb, lang, change)
     if live is None:
         return
-    toast = "toast-computer-added" if cb.op is Op.ADD_COMPUTER else "toast-computer-removed"
     await acknowledge(query, svc.tr.get(lang, toast))
     svc.renderer.refresh(live.game_id)
 
@@ -246,14 +267,10 @@ def computers_of(application: Application) -> Computers:
     return application.bot_data["computers"]
 
 
-def register(application: Application) -> None:
-    """Draw the lobby's computer-player buttons (the presses are routed by ``bot.app``)."""
-    if lobby_rows not in screens.LOBBY_ROWS:
-        screens.LOBBY_ROWS.append(lobby_rows)
-
-
 async def setup(application: Application, svc: Services) -> None:
-    """At start-up, before the games are reloaded: follow every game."""
+    """At start-up, before the games are reloaded: follow every game, and draw the lobby's
+    computer-player buttons (the presses are routed by ``bot.app``)."""
+    svc.extras.lobby_rows.append(lobby_rows)
     settings = application.bot_data["settings"]
     computers = Computers(svc, settings.computer_pause, settings.computer_budget_ms)
     application.bot_data["computers"] = computers

@@ -19,6 +19,7 @@ from telegram.ext import ContextTypes
 
 import engine
 from bot.core.chat_settings import get_settings
+from bot.core.extras import Extras
 from bot.core.i18n import Translator
 from bot.core.live import Games, LiveGame
 from bot.core.messenger import Messenger
@@ -90,6 +91,8 @@ class Services:
     renderer: Renderer = field(init=False)
     listeners: list[GameListener] = field(default_factory=list)
     result_hooks: list[ResultHook] = field(default_factory=list)
+    # What feature packages add to the table's screens (``bot.core.extras``).
+    extras: Extras = field(default_factory=Extras)
     # Where new games get their seed; tests replace it to replay the same deals.
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbelow(2**62))
 

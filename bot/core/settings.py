@@ -8,9 +8,10 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.ratings.records import MIN_GAMES
-
 TOKEN_SHAPE = r"^\d+:[A-Za-z0-9_-]+$"
+# Fewer rated games than this keep a player out of the rating tables (``RATINGS_MIN_GAMES``): a
+# rating that has seen only one or two games says more about the cards than about the player.
+MIN_GAMES = 3
 
 
 class Settings(BaseSettings):

@@ -14,161 +14,22 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import aiosqlite
 
-from bot.ratings import records
+from bot.core.database import SchemaTooNew, check_path, unusable
+from bot.core.rows import GAME_COLUMNS, GameRow, OutboxRow, SeatRow, UserRow, game_from_row
+from bot.core.schema import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
-# (version, description, statements). Append only: a released migration never changes.
-MIGRATIONS: list[tuple[int, str, list[str]]] = [
-    (
-        1,
-        "users, games with their action log, seats, announcements to send",
-        [
-            """CREATE TABLE users (
-                user_id INTEGER PRIMARY KEY,
-                name TEXT NOT NULL,
-                username TEXT,
-                language_code TEXT,
-                -- 1 once the user pressed Start in private; 0 again if a send answers 403
-                private_open INTEGER NOT NULL DEFAULT 0,
-                updated_at TEXT NOT NULL
-            )""",
-            """CREATE TABLE games (
-                game_id INTEGER PRIMARY KEY,
-                chat_id INTEGER NOT NULL,
-                chat_title TEXT NOT NULL,
-                kind TEXT,                      -- NULL while the creator chooses the game
-                players INTEGER,
-                rules TEXT NOT NULL DEFAULT '{}',
-                seed INTEGER,
-                dealer INTEGER NOT NULL DEFAULT 0,
-                status TEXT NOT NULL
-                    CHECK (status IN ('lobby', 'active', 'over', 'cancelled')),
-                creator_id INTEGER NOT NULL,
-                creator_name TEXT NOT NULL,
-                lang TEXT NOT NULL,
-                move_number INTEGER NOT NULL DEFAULT 0,
-                lobby_message_id INTEGER,
-                table_message_id INTEGER,
-                winners TEXT,
-                scores TEXT,
-                rematch_of INTEGER REFERENCES games (game_id),
-                created_at TEXT NOT NULL,
-                started_at TEXT,
-                finished_at TEXT
-            )""",
-            # One lobby or game in progress per group.
-            """CREATE UNIQUE INDEX games_one_open_per_chat ON games (chat_id)
-                WHERE status IN ('lobby', 'active')""",
-            "CREATE INDEX games_by_status ON games (status)",
-            """CREATE TABLE seats (
-                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
-                seat INTEGER NOT NULL,
-                user_id INTEGER REFERENCES users (user_id),  -- NULL for a computer player
-                name TEXT NOT NULL,
-                computer TEXT,                               -- the computer player's kind
-                hand_message_id INTEGER,
-                PRIMARY KEY (game_id, seat),
-                UNIQUE (game_id, user_id)
-            )""",
-            "CREATE INDEX seats_by_user ON seats (user_id)",
-            """CREATE TABLE actions (
-                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
-                move_number INTEGER NOT NULL,  -- the game's move number before this action
-                seat INTEGER NOT NULL,
-                code TEXT NOT NULL,
-                at TEXT NOT NULL,
-                PRIMARY KEY (game_id, move_number)
-            )""",
-            """CREATE TABLE outbox (
-                outbox_id INTEGER PRIMARY KEY,
-                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
-                kind TEXT NOT NULL,
-                payload TEXT NOT NULL,
-                created_at TEXT NOT NULL
-            )""",
-        ],
-    ),
-    (
-        2,
-        "per-chat settings: the chat's chosen language, the dialect commentary switch",
-        [
-            """CREATE TABLE chat_settings (
-                chat_id INTEGER PRIMARY KEY,    -- a group, or a user's private chat
-                lang TEXT,                      -- NULL: follow the users' Telegram language
-                commentary INTEGER NOT NULL DEFAULT 1 CHECK (commentary IN (0, 1)),
-                updated_at TEXT NOT NULL
-            )""",
-        ],
-    ),
-    (
-        3,
-        "turn timers, seats taken over; games set aside because their data cannot be read",
-        [
-            """CREATE TABLE set_aside (
-                game_id INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
-                status TEXT NOT NULL,  -- the status it had, to restore it once repaired
-                reason TEXT NOT NULL,
-                at TEXT NOT NULL
-            )""",
-            """CREATE TABLE chat_timers (
-                chat_id INTEGER PRIMARY KEY,
-                turn_seconds INTEGER NOT NULL  -- a group's default turn timer; 0: none
-            )""",
-            """CREATE TABLE turn_timers (
-                game_id INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
-                turn_seconds INTEGER NOT NULL,
-                seat INTEGER,           -- the seat the running timer waits for; NULL: none
-                move_number INTEGER,    -- the move it waits for
-                deadline REAL,          -- seconds since the epoch
-                reminded INTEGER NOT NULL DEFAULT 0
-            )""",
-            """CREATE TABLE away_seats (
-                game_id INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
-                seat INTEGER NOT NULL,
-                misses INTEGER NOT NULL DEFAULT 0,  -- expiries in a row
-                away INTEGER NOT NULL DEFAULT 0,    -- 1: a computer player plays this seat
-                PRIMARY KEY (game_id, seat)
-            )""",
-            # When the timers last ran: what a timer had left when the bot stopped.
-            """CREATE TABLE timer_clock (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                alive REAL NOT NULL
-            )""",
-        ],
-    ),
-    # Results and ratings: the schema is ``bot.ratings.records``'s own, applied here in order.
-    (
-        4,
-        records.MIGRATIONS[0][0],
-        records.migration_statements(records.MIGRATIONS[0][1]),
-    ),
-    (
-        5,
-        "the bot's own values kept across restarts (the webhook's secret)",
-        [
-            """CREATE TABLE bot_state (
-                key TEXT PRIMARY KEY,
-                value TEXT NOT NULL
-            )""",
-        ],
-    ),
-]
-
-SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 # More writes to make inside a transaction of the storage (e.g. recording a finished game).
 Within = Callable[[aiosqlite.Connection], Awaitable[None]]
@@ -177,47 +38,6 @@ OPEN_STATUSES = ("lobby", "active")
 SYNCHRONOUS = "FULL"
 # SQLite stores integers in 64 bits: an id outside this range names no row.
 MAX_ID = 2**63 - 1
-
-
-class SchemaTooNew(RuntimeError):
-    """The database was written by a newer version of the bot."""
-
-
-class DatabaseUnusable(RuntimeError):
-    """The database file cannot be used as it is (its message says why, naming the path)."""
-
-
-def _unusable(path: Path, exc: BaseException) -> DatabaseUnusable:
-    """The one line that explains why SQLite refused the database at ``path``."""
-    text = " ".join(str(exc).split())  # one line, whatever SQLite's report
-    lower = text.lower()
-    if "readonly" in lower or "read-only" in lower:
-        why = "is read-only (the bot must write to it)"
-    elif "not a database" in lower or "malformed" in lower or "corrupt" in lower:
-        why = f"is damaged ({text}); it was left as it is: restore a backup (see the README)"
-    elif "unable to open" in lower:
-        why = "cannot be opened or created"
-    else:
-        why = f"cannot be used ({text})"
-    return DatabaseUnusable(f"{path} {why}")
-
-
-def _check_path(path: Path) -> None:
-    """Refuse a path that cannot hold the database file, before SQLite tries it."""
-    if path.is_dir():
-        raise DatabaseUnusable(f"{path} is a directory, not a database file")
-    parent = path.parent
-    for above in (parent, *parent.parents):
-        if above.exists():
-            if not above.is_dir():
-                raise DatabaseUnusable(f"{path} is under {above}, which is a file")
-            break
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DatabaseUnusable(
-            f"{path} cannot be created: {exc.strerror or exc} ({parent})"
-        ) from None
 
 
 class ChatBusy(Exception):
@@ -230,143 +50,6 @@ class StaleMove(Exception):
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@dataclass
-class SeatRow:
-    """A seat of a game: a person (``user_id``) or a computer player (``computer``)."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    computer: str | None = None
-    hand_message_id: int | None = None
-
-
-@dataclass
-class GameRow:
-    """A lobby or a game as stored: setup, status, message ids, seats."""
-
-    game_id: int
-    chat_id: int
-    chat_title: str
-    kind: str | None
-    players: int | None
-    rules: dict[str, Any]
-    seed: int | None
-    dealer: int
-    status: str
-    creator_id: int
-    creator_name: str
-    lang: str
-    move_number: int
-    lobby_message_id: int | None
-    table_message_id: int | None
-    winners: list[int] | None
-    scores: list[Any] | None
-    rematch_of: int | None
-    seats: list[SeatRow] = field(default_factory=list)
-
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat of ``user_id``, or None when they do not sit at this table."""
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
-
-    def seat_row(self, seat: int) -> SeatRow | None:
-        """The row of a seat number, or None when it is free."""
-        for s in self.seats:
-            if s.seat == seat:
-                return s
-        return None
-
-
-@dataclass
-class UserRow:
-    """A Telegram user the bot has met."""
-
-    user_id: int
-    name: str
-    username: str | None
-    language_code: str | None
-    private_open: bool
-
-
-@dataclass
-class OutboxRow:
-    """An announcement (deal result, end of game) committed with its action, not yet sent."""
-
-    outbox_id: int
-    game_id: int
-    kind: str
-    payload: Any
-
-
-_GAME_COLUMNS = (
-    "game_id, chat_id, chat_title, kind, players, rules, seed, dealer, status, creator_id,"
-    " creator_name, lang, move_number, lobby_message_id, table_message_id, winners, scores,"
-    " rematch_of"
-)
-
-
-def _game_from_row(row: Sequence[Any]) -> GameRow:
-    return GameRow(
-        game_id=row[0],
-        chat_id=row[1],
-        chat_title=row[2],
-        kind=row[3],
-        players=row[4],
-        rules=json.loads(row[5]),
-        seed=row[6],
-        dealer=row[7],
-        status=row[8],
-        creator_id=row[9],
-        creator_name=row[10],
-        lang=row[11],
-        move_number=row[12],
-        lobby_message_id=row[13],
-        table_message_id=row[14],
-        winners=json.loads(row[15]) if row[15] is not None else None,
-        scores=json.loads(row[16]) if row[16] is not None else None,
-        rematch_of=row[17],
-    )
-
-
-def backup(database: Path, target: Path) -> int:
-    """Copy the database at ``database`` to ``target`` while the bot may be running, with
-    SQLite's online backup: one read transaction, so the copy is one consistent moment of the
-    database, and the bot's writes go on meanwhile. The copy is checked, synced and renamed
-    into place (an existing ``target`` is replaced only by a complete copy). Returns the number
-    of games in the copy. Raise DatabaseUnusable when either file cannot be used."""
-    if not database.is_file():
-        raise DatabaseUnusable(f"{database} does not exist: there is nothing to back up")
-    if target.is_dir():
-        raise DatabaseUnusable(f"{target} is a directory; name the backup file")
-    _check_path(target)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    try:
-        source = sqlite3.connect(f"file:{quote(str(database))}?mode=rw", uri=True)
-        try:
-            dest = sqlite3.connect(partial)
-            try:
-                source.backup(dest)
-                verdict = dest.execute("PRAGMA quick_check(1)").fetchone()[0]
-                if verdict != "ok":
-                    raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
-                games = dest.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            finally:
-                dest.close()
-        finally:
-            source.close()
-    except sqlite3.Error as exc:
-        partial.unlink(missing_ok=True)
-        raise _unusable(database, exc) from None
-    with open(partial, "rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(partial, target)
-    return games
 
 
 class Storage:
@@ -386,11 +69,11 @@ class Storage:
         database, damaged pages): it is checked before anything is written, and left as it is.
         """
         if str(path) != ":memory:":
-            _check_path(Path(path))
+            check_path(Path(path))
         try:
             conn = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as exc:
-            raise _unusable(Path(path), exc) from None
+            raise unusable(Path(path), exc) from None
         try:
             # Read before anything is written: a damaged file is refused, never rewritten.
             cur = await conn.execute("PRAGMA quick_check(1)")
@@ -410,7 +93,7 @@ class Storage:
                 await conn.execute(f"PRAGMA user_version = {int(version)}")
         except sqlite3.Error as exc:
             await conn.close()
-            raise _unusable(Path(path), exc) from None
+            raise unusable(Path(path), exc) from None
         except BaseException:
             await conn.close()
             raise
@@ -582,39 +265,37 @@ class Storage:
         if not 0 <= game_id <= MAX_ID:
             return None
         cur = await self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
+            f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)
         )
         row = await cur.fetchone()
         if row is None:
             return None
-        game = _game_from_row(row)
+        game = game_from_row(row)
         game.seats = await self._seats(game_id)
         return game
 
     async def open_game_in_chat(self, chat_id: int) -> GameRow | None:
         """The group's lobby or game in progress, or None."""
         cur = await self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games"
-            " WHERE chat_id = ? AND status IN ('lobby', 'active')",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND status IN ('lobby', 'active')",
             (chat_id,),
         )
         row = await cur.fetchone()
         if row is None:
             return None
-        game = _game_from_row(row)
+        game = game_from_row(row)
         game.seats = await self._seats(game.game_id)
         return game
 
     async def open_games(self) -> list[GameRow]:
         """Every lobby and game in progress, oldest first."""
         cur = await self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active')"
-            " ORDER BY game_id"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'active') ORDER BY game_id"
         )
         games = []
         for r in await cur.fetchall():
             try:
-                game = _game_from_row(r)
+                game = game_from_row(r)
             except (ValueError, TypeError) as exc:
                 await self.set_aside(r[0], f"unreadable row: {exc}")
                 continue

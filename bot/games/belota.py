@@ -204,37 +204,26 @@ class BelotaUI(GameUI):
 
     def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
         """The hand's last tricks, its scoresheet item by item (marcà), or an annulled hand."""
-        sides = sides_of(view)
         if event["type"] == "trick_won":
             return [ctx.trick("belota-last-trick", event)]
         if event["type"] == "deal_annulled":
             return [ctx.t("belota-annulled", deal=event["deal"])]
         if event["type"] != "deal_scored":
             return []
-        contract = event["contract"]
+        return self._sheet(ctx, event, view)
+
+    def _sheet(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        """A hand's scoresheet: the contract, each team's items, the result, the litigiu, the
+        points and the score."""
+        sides = sides_of(view)
         lines = [ctx.t("belota-sheet-title", deal=event["deal"])]
-        lines.append(self._contract_line(ctx, {**view, "contract": contract}) or "")
+        lines.append(self._contract_line(ctx, {**view, "contract": event["contract"]}) or "")
         for team in (0, 1):
-            items = [i for i in event["items"] if i["team"] == team]
-            parts = []
-            for item in items:
-                label = ctx.t(f"belota-item-{item['item'].replace('_', '-')}")
-                if item["points"] != item["base"]:
-                    parts.append(
-                        ctx.t(
-                            "belota-item-multiplied",
-                            item=label,
-                            base=item["base"],
-                            points=item["points"],
-                        )
-                    )
-                else:
-                    parts.append(ctx.t("belota-item", item=label, points=item["points"]))
             lines.append(
                 ctx.t(
                     "belota-sheet-team",
                     team=ctx.side_name(team, sides),
-                    items=", ".join(parts) or "—",
+                    items=", ".join(_item_parts(ctx, event, team)) or "—",
                     total=event["totals"][team],
                 )
             )
@@ -266,3 +255,21 @@ class BelotaUI(GameUI):
             )
         )
         return lines
+
+
+def _item_parts(ctx: Ctx, event: Event, team: int) -> list[str]:
+    """A team's items of a hand's scoresheet, with their points (and the base, multiplied)."""
+    parts = []
+    for item in event["items"]:
+        if item["team"] != team:
+            continue
+        label = ctx.t(f"belota-item-{item['item'].replace('_', '-')}")
+        if item["points"] != item["base"]:
+            parts.append(
+                ctx.t(
+                    "belota-item-multiplied", item=label, base=item["base"], points=item["points"]
+                )
+            )
+        else:
+            parts.append(ctx.t("belota-item", item=label, points=item["points"]))
+    return parts

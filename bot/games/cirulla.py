@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.games.base import Ctx, Event, GameUI, View, sides_of
 
@@ -155,68 +155,49 @@ class CirullaUI(GameUI):
 
     def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
         """The deal's last plays and where the cards left on the table went; the count of a
-        deal item by item; a void deal; a partitone."""
+        deal item by item; a void deal; a partitone (``ANNOUNCED``: a line drawer by event
+        type)."""
+        draw = ANNOUNCED.get(event["type"])
+        return draw(self, ctx, event, view) if draw is not None else []
+
+    def _played(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        return [self._play_line(ctx, event)]
+
+    def _scopa(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        key = "cirulla-scopa-ace" if event["ace_takes_all"] else "cirulla-scopa"
+        return [ctx.t(key, player=ctx.name(event["seat"]))]
+
+    def _table_taken(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        side = ctx.side_name(event["side"], sides_of(view))
+        return [ctx.t("cirulla-table-taken", side=side, cards=ctx.cards(event["cards"]))]
+
+    def _void(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        return [
+            ctx.t(
+                f"cirulla-void-{event['reason'].replace('_', '-')}",
+                deal=event["deal"],
+                cards=ctx.cards(event["cards"]),
+                dealer=ctx.name(event["dealer"]),
+            )
+        ]
+
+    def _partitone(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        side = ctx.side_name(event["side"], sides_of(view))
+        return [ctx.t(f"cirulla-partitone-{event['reason'].replace('_', '-')}", side=side)]
+
+    def _game_over(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        return [ctx.t("cirulla-three-voids")] if event.get("reason") == "three_voids" else []
+
+    def _count(self, ctx: Ctx, event: Event, view: View) -> list[str]:
+        """A deal's count: a line per side, item by item, then the score."""
         sides = sides_of(view)
-        kind = event["type"]
-        if kind == "card_played":
-            return [self._play_line(ctx, event)]
-        if kind == "scopa":
-            key = "cirulla-scopa-ace" if event["ace_takes_all"] else "cirulla-scopa"
-            return [ctx.t(key, player=ctx.name(event["seat"]))]
-        if kind == "table_taken":
-            return [
-                ctx.t(
-                    "cirulla-table-taken",
-                    side=ctx.side_name(event["side"], sides),
-                    cards=ctx.cards(event["cards"]),
-                )
-            ]
-        if kind == "deal_void":
-            return [
-                ctx.t(
-                    f"cirulla-void-{event['reason'].replace('_', '-')}",
-                    deal=event["deal"],
-                    cards=ctx.cards(event["cards"]),
-                    dealer=ctx.name(event["dealer"]),
-                )
-            ]
-        if kind == "partitone":
-            return [
-                ctx.t(
-                    f"cirulla-partitone-{event['reason'].replace('_', '-')}",
-                    side=ctx.side_name(event["side"], sides),
-                )
-            ]
-        if kind == "game_over" and event.get("reason") == "three_voids":
-            return [ctx.t("cirulla-three-voids")]
-        if kind != "deal_scored":
-            return []
         lines = [ctx.t("cirulla-count-title", deal=event["deal"])]
-        items = event["items"]
         for side in range(len(sides)):
-            parts = []
-            for name in ITEMS:
-                points = items.get(name, [0] * len(sides))[side]
-                if not points:
-                    continue
-                label = ctx.t(f"cirulla-item-{name.replace('_', '-')}")
-                count = COUNTS.get(name)
-                if count and event.get(count) and event[count][side] is not None:
-                    parts.append(
-                        ctx.t(
-                            "cirulla-item-counted",
-                            item=label,
-                            points=points,
-                            count=event[count][side],
-                        )
-                    )
-                else:
-                    parts.append(ctx.t("cirulla-item", item=label, points=points))
             lines.append(
                 ctx.t(
                     "cirulla-count-side",
                     side=ctx.side_name(side, sides),
-                    items=", ".join(parts) or "—",
+                    items=", ".join(_item_parts(ctx, event, side, len(sides))) or "—",
                     total=event["points"][side],
                 )
             )
@@ -230,3 +211,33 @@ class CirullaUI(GameUI):
             )
         )
         return lines
+
+
+def _item_parts(ctx: Ctx, event: Event, side: int, sides: int) -> list[str]:
+    """A side's items of a deal's count, with their points (and counts, where kept)."""
+    parts = []
+    for name in ITEMS:
+        points = event["items"].get(name, [0] * sides)[side]
+        if not points:
+            continue
+        label = ctx.t(f"cirulla-item-{name.replace('_', '-')}")
+        count = COUNTS.get(name)
+        if count and event.get(count) and event[count][side] is not None:
+            parts.append(
+                ctx.t("cirulla-item-counted", item=label, points=points, count=event[count][side])
+            )
+        else:
+            parts.append(ctx.t("cirulla-item", item=label, points=points))
+    return parts
+
+
+# The lines of a deal's result, by event type.
+ANNOUNCED: dict[str, Callable[[CirullaUI, Ctx, Event, View], list[str]]] = {
+    "card_played": CirullaUI._played,
+    "scopa": CirullaUI._scopa,
+    "table_taken": CirullaUI._table_taken,
+    "deal_void": CirullaUI._void,
+    "partitone": CirullaUI._partitone,
+    "game_over": CirullaUI._game_over,
+    "deal_scored": CirullaUI._count,
+}

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest
 from telegram.ext import Application, CommandHandler, ContextTypes
 
+from bot.core.admins import may_change_settings
 from bot.core.callbacks import Callback, Op
 from bot.core.chat_settings import chat_lang, get_settings, set_commentary, set_lang
 from bot.core.messenger import acknowledge
@@ -31,18 +32,6 @@ OFF_WORDS = frozenset({"off", "no", "spento", "0"})
 def is_group(chat_type: str | None) -> bool:
     """Whether a chat type is a group or a supergroup."""
     return chat_type in (ChatType.GROUP, ChatType.SUPERGROUP)
-
-
-async def may_change(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-    """Whether a user may change a group's settings: an administrator, or anyone when the
-    group has no human administrator Telegram tells of."""
-    try:
-        admins = await context.bot.get_chat_administrators(chat_id)
-    except TelegramError as exc:
-        log.info("could not read the administrators of %s: %s", chat_id, exc)
-        return True
-    humans = {m.user.id for m in admins if not m.user.is_bot}
-    return not humans or user_id in humans
 
 
 async def settings_screen(
@@ -94,38 +83,68 @@ async def refresh_chat_games(svc: Services, chat_id: int, lang: str | None = Non
             svc.renderer.refresh(live.game_id)
 
 
-async def on_settings_press(
+async def on_language_press(
     update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
 ) -> None:
-    """A ``/lingua`` button: set the language or switch the commentary, then redraw."""
+    """A ``/lingua`` language button: the chat's language, then the message redrawn in it."""
+    svc = services(context)
+    query = update.callback_query
+    chat = await _settings_chat(svc, context, query, cb, lang, cb.arg in svc.tr.languages)
+    if chat is None:
+        return
+    await set_lang(svc.storage, chat.id, cb.arg)
+    await refresh_chat_games(svc, chat.id, cb.arg if is_group(chat.type) else None)
+    await acknowledge(query, svc.tr.get(cb.arg, "language-set", code=cb.arg))
+    await _redraw(svc, query)
+
+
+async def on_commentary_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """A ``/lingua`` commentary button (groups only): the dialect commentary on or off."""
     svc = services(context)
     query = update.callback_query
     message = query.message
-    valid = message is not None and cb.game_id == 0 and cb.move == 0
-    if cb.op is Op.LANGUAGE:
-        valid = valid and cb.arg in svc.tr.languages
-    else:
-        valid = valid and cb.arg in ("0", "1") and is_group(message.chat.type)
-    if not valid:
+    valid = cb.arg in ("0", "1") and message is not None and is_group(message.chat.type)
+    chat = await _settings_chat(svc, context, query, cb, lang, valid)
+    if chat is None:
+        return
+    await set_commentary(svc.storage, chat.id, cb.arg == "1")
+    await refresh_chat_games(svc, chat.id)
+    await acknowledge(query, svc.tr.get(lang, "commentary-now", on=cb.arg == "1"))
+    await _redraw(svc, query)
+
+
+async def _settings_chat(
+    svc: Services,
+    context: ContextTypes.DEFAULT_TYPE,
+    query: CallbackQuery,
+    cb: Callback,
+    lang: str,
+    valid: bool,
+) -> Chat | None:
+    """The chat a ``/lingua`` button changes; None, answered with an alert, for a malformed
+    button or, in a group, a presser who may not change its settings."""
+    message = query.message
+    if not (valid and message is not None and cb.game_id == 0 and cb.move == 0):
         await query.answer(svc.tr.get(lang, "alert-malformed"), show_alert=True)
-        return
+        return None
     chat = message.chat
-    group = is_group(chat.type)
-    if group and not await may_change(context, chat.id, query.from_user.id):
+    if is_group(chat.type) and not await may_change_settings(
+        context.bot, chat.id, query.from_user.id
+    ):
         await query.answer(svc.tr.get(lang, "language-admins-only"), show_alert=True)
-        return
-    if cb.op is Op.LANGUAGE:
-        await set_lang(svc.storage, chat.id, cb.arg)
-        await refresh_chat_games(svc, chat.id, cb.arg if group else None)
-        await acknowledge(query, svc.tr.get(cb.arg, "language-set", code=cb.arg))
-    else:
-        await set_commentary(svc.storage, chat.id, cb.arg == "1")
-        await refresh_chat_games(svc, chat.id)
-        await acknowledge(query, svc.tr.get(lang, "commentary-now", on=cb.arg == "1"))
+        return None
+    return chat
+
+
+async def _redraw(svc: Services, query: CallbackQuery) -> None:
+    """The ``/lingua`` message as the chat's settings now are."""
+    chat = query.message.chat
     shown = await chat_lang(svc, chat, query.from_user)
-    text, markup = await settings_screen(svc, chat.id, group, shown)
+    text, markup = await settings_screen(svc, chat.id, is_group(chat.type), shown)
     try:
-        await message.edit_text(text, parse_mode="HTML", reply_markup=markup)
+        await query.message.edit_text(text, parse_mode="HTML", reply_markup=markup)
     except BadRequest as exc:  # a second press of the same button changes nothing
         if "not modified" not in exc.message:
             raise
@@ -150,7 +169,7 @@ async def cmd_commentary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if word not in ON_WORDS | OFF_WORDS:
         await reply(svc.tr.get(lang, "commentary-usage"), do_quote=False)
         return
-    if not await may_change(context, chat.id, user.id):
+    if not await may_change_settings(context.bot, chat.id, user.id):
         await reply(svc.tr.get(lang, "language-admins-only"), do_quote=False)
         return
     on = word in ON_WORDS

@@ -7,15 +7,15 @@ one with a computer player is kept for the record and left out of the ratings. A
 updates each player's rating twice, in the group's table and in the global one, in the same
 transaction as the record itself.
 
-The schema is given as migrations for the bot's migration list; ``scope`` in ``ratings`` is the
-group's chat id, or ``GLOBAL_SCOPE`` (0, never a Telegram chat id) for the global table.
+The tables are ``bot.core.schema.RATINGS_SCHEMA``, in the bot's one list of migrations;
+``scope`` in ``ratings`` is the group's chat id, or ``GLOBAL_SCOPE`` (0, never a Telegram chat
+id) for the global table.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -25,87 +25,12 @@ from typing import Any
 
 import aiosqlite
 
+from bot.core.settings import MIN_GAMES
 from bot.ratings.elo import Skill, display_rating, initial_skill, placements, rate_players
 
 GAME_KINDS = ("belota", "briscola", "cirulla")
 GLOBAL_SCOPE = 0
-# Fewer rated games than this keep a player out of the tables: a rating that has seen only one
-# or two games says more about the cards than about the player.
-MIN_GAMES = 3
 TOP = 10
-
-# (description, SQL script). Append only: a released migration never changes. Each script is a
-# sequence of statements; ``migration_statements`` splits it for ``execute`` one at a time.
-MIGRATIONS: list[tuple[str, str]] = [
-    (
-        "results of finished games, their seats and figures; ratings per group and global",
-        """
-        CREATE TABLE results (
-            result_id INTEGER PRIMARY KEY,
-            game_id INTEGER UNIQUE,          -- the bot's game id when known: recorded once
-            kind TEXT NOT NULL,
-            chat_id INTEGER NOT NULL,
-            chat_title TEXT NOT NULL,
-            scores TEXT NOT NULL,            -- JSON list: final score per side
-            house_rules TEXT NOT NULL,       -- JSON object
-            started_at TEXT NOT NULL,        -- ISO 8601, UTC
-            ended_at TEXT NOT NULL,
-            duration_s INTEGER NOT NULL,
-            cancelled INTEGER NOT NULL CHECK (cancelled IN (0, 1)),
-            rated INTEGER NOT NULL CHECK (rated IN (0, 1))
-        );
-        CREATE INDEX results_by_chat ON results (chat_id, kind);
-        CREATE TABLE result_seats (
-            result_id INTEGER NOT NULL REFERENCES results (result_id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL,
-            team INTEGER NOT NULL,           -- the side, an index into results.scores
-            user_id INTEGER,                 -- NULL for a computer player
-            name TEXT NOT NULL,
-            is_computer INTEGER NOT NULL CHECK (is_computer IN (0, 1)),
-            won INTEGER NOT NULL CHECK (won IN (0, 1)),
-            PRIMARY KEY (result_id, seat)
-        );
-        CREATE INDEX result_seats_by_user ON result_seats (user_id);
-        CREATE TABLE result_figures (
-            result_id INTEGER NOT NULL,
-            seat INTEGER NOT NULL,
-            figure TEXT NOT NULL,            -- "scope", "buone", "capotti", "points", ...
-            value REAL NOT NULL,
-            PRIMARY KEY (result_id, seat, figure),
-            FOREIGN KEY (result_id, seat) REFERENCES result_seats (result_id, seat)
-                ON DELETE CASCADE
-        );
-        CREATE TABLE ratings (
-            kind TEXT NOT NULL,
-            scope INTEGER NOT NULL,          -- the group's chat id, or 0 for the global table
-            user_id INTEGER NOT NULL,
-            name TEXT NOT NULL,              -- the latest name seen
-            mu REAL NOT NULL,
-            sigma REAL NOT NULL,
-            rating INTEGER NOT NULL,         -- display_rating(mu, sigma), kept for ordering
-            games INTEGER NOT NULL,          -- rated games in this scope
-            wins INTEGER NOT NULL,
-            updated_at TEXT NOT NULL,
-            PRIMARY KEY (kind, scope, user_id)
-        );
-        CREATE INDEX ratings_by_table ON ratings (kind, scope, rating DESC);
-        """,
-    ),
-]
-
-
-def migration_statements(sql: str) -> list[str]:
-    """The statements of a migration script, one per item, for ``execute`` one at a time."""
-    statements: list[str] = []
-    pending = ""
-    for line in sql.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            statements.append(pending.strip())
-            pending = ""
-    if pending.strip():
-        raise ValueError(f"incomplete SQL statement: {pending.strip()[:60]!r}")
-    return statements
 
 
 class InvalidRecord(ValueError):

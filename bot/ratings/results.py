@@ -30,7 +30,6 @@ from bot.core.services import Services
 from bot.games import Ctx
 from bot.ratings import handlers as handlers_ratings
 from bot.ratings import records
-from bot.table import screens
 
 CHANGES_EVENT = "ratings_changed"
 
@@ -206,4 +205,4 @@ def register(application: Application) -> None:
 async def setup(application: Application, svc: Services) -> None:
     """At start-up: record every game that ends from now on, and show rating changes."""
     svc.result_hooks.append(record_game)
-    screens.ANNOUNCEMENT_EXTRAS[CHANGES_EVENT] = change_lines
+    svc.extras.event_lines[CHANGES_EVENT] = change_lines

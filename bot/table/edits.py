@@ -9,10 +9,10 @@ are folded into one more pass, so a burst of moves costs one edit, not one per m
 The player to act is pinged: their hand is sent afresh at the bottom of their private chat (a
 message that notifies, unlike an edit) and the old one deleted, once per turn (a quiet action,
 which leaves the same player to act, is no new turn); a turn timer's reminder pings again.
-Other hands are edited in place, and only when what their player needs changes (``_needs``:
-their turn's buttons, their own cards, the deal and its phase, the end); other players' moves
-and bids are on the table. Two messages sent to one private chat keep ``private_gap`` seconds
-apart (Telegram: one a second).
+Other hands are edited in place, and only when what their player needs changes
+(``screens.hand_needs``: their turn's buttons, their own cards, the deal and its phase, the
+end); other players' moves and bids are on the table. Two messages sent to one private chat
+keep ``private_gap`` seconds apart (Telegram: one a second).
 
 When the bot's overall budget of calls is short (``bot.core.fairness.CallBudget``), the ping
 goes first; the edits of waiting hands, the deletions of old hands (those of one private chat
@@ -95,7 +95,7 @@ class Renderer:
         self._obsolete: dict[int, dict[int, list[int]]] = {}
         self._waiting_due: set[int] = set()  # games whose waiting hands are to look at
         self._places: dict[asyncio.Event, asyncio.Task] = {}  # a game's place in the budget
-        # (game, seat) -> what that seat's hand showed that a waiting player needs (``_needs``)
+        # (game, seat) -> what that seat's hand showed that a waiting player needs (``hand_needs``)
         self._drawn: dict[tuple[int, int], tuple] = {}
 
     def refresh(self, game_id: int, *, group: bool = True) -> None:
@@ -404,7 +404,7 @@ class Renderer:
     async def _render_lobby(self, live: LiveGame) -> None:
         row = live.row
         if row.status == "lobby":
-            content = screens.lobby_screen(self.svc.tr, live)
+            content = screens.lobby_screen(self.svc.tr, live, self.svc.extras)
         else:
             content = screens.closed_lobby_screen(self.svc.tr, live)
         mid = await self._group(live, row.lobby_message_id, content)
@@ -449,7 +449,11 @@ class Renderer:
             return  # the deal's result took the finished game's table's place
         async with live.lock:  # not the half-made state of a press being committed
             content = screens.table_screen(
-                self.svc.tr, live, self.table_since(live), self.unreachable(live)
+                self.svc.tr,
+                live,
+                self.table_since(live),
+                self.unreachable(live),
+                self.svc.extras,
             )
             acting = live.active and ui_for(row.kind).table_actions(live.game.view(None))
         mid = await self._group(live, row.table_message_id, content)
@@ -501,9 +505,11 @@ class Renderer:
                 acting = live.active and live.game.current_seat == seat_row.seat
                 reminder = self._reminders.get(key)
                 left = reminder[1] if reminder and reminder[0] == live.turn_started else None
-                content = screens.hand_screen(self.svc.tr, live, seat_row.seat, lang, reminder=left)
+                content = screens.hand_screen(
+                    self.svc.tr, live, seat_row.seat, lang, left, self.svc.extras
+                )
                 ping = (live.turn_started, left)
-                needs = self._needs(live, seat_row.seat, content)
+                needs = screens.hand_needs(live, seat_row.seat, content)
             if not acting and self._drawn.get(key) == needs:
                 # Nothing a waiting player needs has changed (their turn, the deal, the end):
                 # the table shows the rest, and their next ping their cards.
@@ -521,28 +527,6 @@ class Renderer:
             if mid != seat_row.hand_message_id:
                 seat_row.hand_message_id = mid
                 await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid)
-
-    @staticmethod
-    def _needs(live: LiveGame, seat: int, content: Content) -> tuple:
-        """What a player who is not to act needs their hand message to show right: its buttons
-        (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
-        bidding or play), their own cards, whether it shows the partner's cards (which go once
-        out of date), and while Belòta is bid what each player has said and whose word it is
-        (a hand shows the bidding, so that it never names the wrong bidder). Other players'
-        cards and the scores are on the table."""
-        game = live.game
-        view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
-        bidding = view.get("phase") == "bidding"
-        return (
-            content.key()[1],
-            live.row.status,
-            game.is_over,
-            game.deal_number,
-            view.get("phase"),
-            tuple(view["hand"]),
-            view.get("partner_hand") is not None,
-            (repr(view.get("bids")), game.current_seat) if bidding else None,
-        )
 
     async def _ping(self, live: LiveGame, user_id: int, old: int | None, content: Content) -> int:
         """Send the hand afresh (Telegram notifies a new message, not an edit); the old one is
@@ -593,7 +577,9 @@ class Renderer:
                 # Moves the table never showed (the deal ended inside its edit window) open
                 # the result, so that every card played is seen.
                 events = self._unseen(live, before) + events
-            content = screens.announcement_screen(self.svc.tr, live, events, item.payload["view"])
+            content = screens.announcement_screen(
+                self.svc.tr, live, events, item.payload["view"], self.svc.extras
+            )
             old = row.table_message_id
             if old is not None and self.svc.messenger.latest.get(row.chat_id) == old:
                 # The ended deal's table is the bot's latest message: it becomes the result,

@@ -10,11 +10,11 @@ from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 import engine
-from bot.core.callbacks import Callback, Op
+from bot.core.admins import creator_or_admin
+from bot.core.callbacks import Callback
 from bot.core.chat_settings import chat_lang
 from bot.core.i18n import read_game
 from bot.core.live import LiveGame
@@ -128,40 +128,48 @@ async def _sit(svc: Services, live: LiveGame, user: User, team: int | None) -> s
     return None
 
 
-async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE, user_id: int) -> bool:
-    """Whether ``user_id`` administers the chat of the update (False when Telegram won't say)."""
-    try:
-        member = await context.bot.get_chat_member(update.effective_chat.id, user_id)
-    except TelegramError as exc:
-        log.info("could not check admin rights of %s: %s", user_id, exc)
-        return False
-    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
-
-
 async def _alert(query: CallbackQuery, svc: Services, lang: str, msg_id: str, **args) -> None:
     await query.answer(svc.tr.get(lang, msg_id, **args), show_alert=True)
 
 
-async def creator_press(
-    svc: Services,
-    query: CallbackQuery,
-    cb: Callback,
-    lang: str,
-    change: Callable[[LiveGame], Awaitable[str | None]],
+Change = Callable[[LiveGame], Awaitable[str | None]]
+
+
+async def pressed_game(
+    svc: Services, query: CallbackQuery, cb: Callback, lang: str
 ) -> LiveGame | None:
-    """A lobby button for the lobby's creator alone, with a game chosen: ``change`` runs under
-    the game's lock and returns a problem (a message id) or None. A problem, an unknown game, a
-    closed lobby or another presser is answered with an alert and changes nothing; returns the
-    game when the change was made (the caller acknowledges the press)."""
+    """The game a button belongs to; None, answered with an alert, for an unknown game or a
+    button from another chat."""
     live = await svc.games.get(cb.game_id)
     if live is None or (query.message is not None and live.row.chat_id != query.message.chat.id):
         await _alert(query, svc, lang, "alert-unknown-game")
         return None
+    return live
+
+
+async def lobby_press(
+    svc: Services,
+    query: CallbackQuery,
+    cb: Callback,
+    lang: str,
+    change: Change,
+    *,
+    creator_only: bool = False,
+    game_chosen: bool = False,
+) -> LiveGame | None:
+    """A lobby button: ``change`` runs under the game's lock and returns a problem (a message
+    id) or None. A problem, an unknown game, a closed lobby (or one without a game,
+    ``game_chosen``) or, ``creator_only``, another presser than the creator is answered with an
+    alert and changes nothing; returns the game when the change was made (the caller
+    acknowledges the press)."""
+    live = await pressed_game(svc, query, cb, lang)
+    if live is None:
+        return None
     async with live.lock:
         row = live.row
-        if row.status != "lobby" or row.kind is None:
+        if row.status != "lobby" or (game_chosen and row.kind is None):
             problem, args = "alert-lobby-closed", {}
-        elif query.from_user.id != row.creator_id:
+        elif creator_only and query.from_user.id != row.creator_id:
             problem, args = "alert-creator-only", {"creator": row.creator_name}
         else:
             problem, args = await change(live), {}
@@ -171,89 +179,163 @@ async def creator_press(
     return live
 
 
-async def on_lobby_press(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+async def creator_press(
+    svc: Services, query: CallbackQuery, cb: Callback, lang: str, change: Change
+) -> LiveGame | None:
+    """A lobby button for the lobby's creator alone, with a game chosen (``lobby_press``)."""
+    return await lobby_press(svc, query, cb, lang, change, creator_only=True, game_chosen=True)
+
+
+async def _pressed(
+    svc: Services, query: CallbackQuery, lang: str, live: LiveGame | None, toast: str | None = None
 ) -> None:
-    """A lobby button: choose the game, join, leave, rules, start, cancel."""
-    svc = services(context)
-    query = update.callback_query
-    user = query.from_user
-    live = await svc.games.get(cb.game_id)
-    if live is None or (query.message is not None and live.row.chat_id != query.message.chat.id):
-        await _alert(query, svc, lang, "alert-unknown-game")
+    """A lobby press made its change: acknowledge it (with ``toast``), redraw the lobby."""
+    if live is None:
         return
-    async with live.lock:
-        row = live.row
-        if row.status != "lobby":
-            await _alert(query, svc, lang, "alert-lobby-closed")
-            return
-        is_creator = user.id == row.creator_id
-        toast = None
-        if cb.op is Op.CHOOSE:
-            if not is_creator:
-                await _alert(query, svc, lang, "alert-creator-only", creator=row.creator_name)
-                return
-            kind, _, count = cb.arg.partition("-")
-            if not count.isdigit() or (kind, int(count)) not in game_options():
-                await _alert(query, svc, lang, "alert-malformed")
-                return
-            if row.kind is not None:
-                await _alert(query, svc, lang, "alert-stale")
-                return
-            await svc.storage.set_kind(row.game_id, kind, int(count), {})
-            await svc.games.reload(live)
-            user_row = await svc.users.seen(user)
-            if user_row.private_open:
-                await _sit(svc, live, user, 0 if int(count) == 4 else None)
-        elif cb.op is Op.JOIN:
-            user_row = await svc.users.seen(user)
-            team = int(cb.arg) if cb.arg in ("0", "1") else None
-            if not user_row.private_open:
-                payload = f"j{row.game_id}" + (f"_{team}" if team is not None else "")
-                await query.answer(url=svc.deep_link(payload))
-                return
-            problem = await _sit(svc, live, user, team)
-            if problem:
-                await _alert(query, svc, lang, problem)
-                return
-            toast = "toast-seated"
-        elif cb.op is Op.LEAVE:
-            seat = row.seat_of(user.id)
-            if seat is None:
-                await _alert(query, svc, lang, "alert-not-seated")
-                return
-            await svc.storage.leave_seat(row.game_id, seat)
-            await svc.games.reload(live)
-            toast = "toast-left"
-        elif cb.op in (Op.RULES, Op.RULE):
-            if not is_creator:
-                await _alert(query, svc, lang, "alert-creator-only", creator=row.creator_name)
-                return
-            if row.kind is None:
-                await _alert(query, svc, lang, "alert-stale")
-                return
-            if cb.op is Op.RULES:
-                live.rules_open = cb.arg == "1"
-            else:
-                problem = await _set_rule(svc, live, cb.arg)
-                if problem:
-                    await _alert(query, svc, lang, problem)
-                    return
-        elif cb.op is Op.START:
-            problem = await _start(svc, live, user.id)
-            if problem:
-                await _alert(query, svc, lang, problem)
-                return
-        elif cb.op is Op.CANCEL:
-            if not is_creator and not await is_chat_admin(update, context, user.id):
-                await _alert(query, svc, lang, "alert-cancel-who")
-                return
-            await cancel_game(svc, live)
-            toast = "toast-cancelled"
     await acknowledge(query, svc.tr.get(lang, toast) if toast else None)
     svc.renderer.refresh(live.game_id)
-    if cb.op is Op.START and live.active:
+
+
+async def on_choose(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The creator picks the game and its player count from the lobby's menu (and sits)."""
+    svc = services(context)
+    query = update.callback_query
+    kind, _, count = cb.arg.partition("-")
+
+    async def choose(live: LiveGame) -> str | None:
+        if not count.isdigit() or (kind, int(count)) not in game_options():
+            return "alert-malformed"
+        if live.row.kind is not None:
+            return "alert-stale"
+        await svc.storage.set_kind(live.game_id, kind, int(count), {})
+        await svc.games.reload(live)
+        user_row = await svc.users.seen(query.from_user)
+        if user_row.private_open:
+            await _sit(svc, live, query.from_user, 0 if int(count) == 4 else None)
+        return None
+
+    live = await lobby_press(svc, query, cb, lang, choose, creator_only=True)
+    await _pressed(svc, query, lang, live)
+
+
+async def on_join(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """A player sits (on a team, in pairs); one who never opened the private chat with the bot
+    is sent there first, and the join completes at ``/start``."""
+    svc = services(context)
+    query = update.callback_query
+    team = int(cb.arg) if cb.arg in ("0", "1") else None
+    user_row = await svc.users.seen(query.from_user)
+    if not user_row.private_open:
+        live = await pressed_game(svc, query, cb, lang)
+        if live is None:
+            return
+        if live.row.status != "lobby":
+            await _alert(query, svc, lang, "alert-lobby-closed")
+            return
+        payload = f"j{live.game_id}" + (f"_{team}" if team is not None else "")
+        await query.answer(url=svc.deep_link(payload))
+        return
+
+    async def join(live: LiveGame) -> str | None:
+        return await _sit(svc, live, query.from_user, team)
+
+    live = await lobby_press(svc, query, cb, lang, join)
+    await _pressed(svc, query, lang, live, "toast-seated")
+
+
+async def on_leave(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """A seated player stands up."""
+    svc = services(context)
+    query = update.callback_query
+
+    async def leave(live: LiveGame) -> str | None:
+        seat = live.row.seat_of(query.from_user.id)
+        if seat is None:
+            return "alert-not-seated"
+        await svc.storage.leave_seat(live.game_id, seat)
+        await svc.games.reload(live)
+        return None
+
+    live = await lobby_press(svc, query, cb, lang, leave)
+    await _pressed(svc, query, lang, live, "toast-left")
+
+
+async def on_rules_panel(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The creator opens or closes the house rules' panel."""
+    svc = services(context)
+    query = update.callback_query
+
+    async def toggle(live: LiveGame) -> str | None:
+        if live.row.kind is None:
+            return "alert-stale"
+        live.rules_open = cb.arg == "1"
+        return None
+
+    live = await lobby_press(svc, query, cb, lang, toggle, creator_only=True)
+    await _pressed(svc, query, lang, live)
+
+
+async def on_rule(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The creator moves a house rule to its next value."""
+    svc = services(context)
+    query = update.callback_query
+
+    async def set_rule(live: LiveGame) -> str | None:
+        if live.row.kind is None:
+            return "alert-stale"
+        return await _set_rule(svc, live, cb.arg)
+
+    live = await lobby_press(svc, query, cb, lang, set_rule, creator_only=True)
+    await _pressed(svc, query, lang, live)
+
+
+async def on_start(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """A seated player (or the creator) deals, once every seat is taken."""
+    svc = services(context)
+    query = update.callback_query
+
+    async def start(live: LiveGame) -> str | None:
+        return await _start(svc, live, query.from_user.id)
+
+    live = await lobby_press(svc, query, cb, lang, start)
+    await _pressed(svc, query, lang, live)
+    if live is not None and live.active:
         await svc.notify_listeners(live, [])
+
+
+async def on_cancel(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The creator or a chat administrator closes the lobby (Telegram is asked who
+    administers the chat before the game's lock is taken)."""
+    svc = services(context)
+    query = update.callback_query
+    live = await pressed_game(svc, query, cb, lang)
+    if live is None:
+        return
+    user_id = query.from_user.id
+    allowed = await creator_or_admin(context.bot, live.row.chat_id, user_id, live.row.creator_id)
+
+    async def cancel(live: LiveGame) -> str | None:
+        if not allowed:
+            return "alert-cancel-who"
+        await cancel_game(svc, live)
+        return None
+
+    live = await lobby_press(svc, query, cb, lang, cancel)
+    await _pressed(svc, query, lang, live, "toast-cancelled")
 
 
 async def _set_rule(svc: Services, live: LiveGame, arg: str) -> str | None:

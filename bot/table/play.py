@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
 from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 import engine
-from bot.core.callbacks import Callback, Op, resolve_action
+from bot.core.admins import creator_or_admin
+from bot.core.callbacks import Callback, resolve_action
 from bot.core.chat_settings import chat_lang, user_lang
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
@@ -26,7 +27,7 @@ from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
 from bot.games import ui_for
 from bot.table import screens
-from bot.table.lobby import cancel_game, is_chat_admin, reply_html
+from bot.table.lobby import cancel_game, reply_html
 
 log = logging.getLogger(__name__)
 
@@ -149,32 +150,35 @@ async def perform(
     return events
 
 
-async def on_game_press(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
-) -> None:
-    """An action button (hand or table), the "my cards" button (on the table, or on a message
-    played through inline mode), or rematch."""
-    svc = services(context)
-    query = update.callback_query
-    user_id = query.from_user.id
-    if cb.op is Op.REMATCH:
-        await _rematch(update, context, cb, lang)
-        return
+async def _seated_game(
+    svc: Services, query: CallbackQuery, cb: Callback, lang: str
+) -> tuple[LiveGame, int] | None:
+    """The game in progress a game button belongs to, and the presser's seat; None, answered
+    with an alert, for an unknown game, a presser without a seat or a game no longer played."""
     live = await svc.games.get(cb.game_id)
     if live is None or live.game is None:
         await query.answer(svc.tr.get(lang, "alert-unknown-game"), show_alert=True)
-        return
-    seat = live.row.seat_of(user_id)
+        return None
+    seat = live.row.seat_of(query.from_user.id)
     if seat is None:
         await query.answer(svc.tr.get(lang, "alert-not-your-game"), show_alert=True)
-        return
+        return None
     if live.row.status != "active":
         await query.answer(svc.tr.get(lang, "alert-game-over"), show_alert=True)
+        return None
+    return live, seat
+
+
+async def on_action(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """An action button (a card, a bid, a declaration; on the hand or the table)."""
+    svc = services(context)
+    query = update.callback_query
+    seated = await _seated_game(svc, query, cb, lang)
+    if seated is None:
         return
-    if cb.op in (Op.SHOW_HAND, Op.PLAYED):
-        # A message played through inline mode carries the same "my cards" button.
-        await query.answer(screens.hand_alert(svc.tr, live, seat, lang), show_alert=True)
-        return
+    live, seat = seated
     problem, events = await attempt(svc, live, seat, cb.move, cb.arg, lang)
     if problem is not None:
         await query.answer(svc.tr.get(lang, problem), show_alert=True)
@@ -184,6 +188,19 @@ async def on_game_press(
     await acknowledge(query)
     svc.renderer.refresh(live.game_id, group=group)
     await svc.notify_listeners(live, events)
+
+
+async def on_show_hand(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
+) -> None:
+    """The "my cards" button, on the table or on a message played through inline mode: the
+    presser's own cards in an alert."""
+    svc = services(context)
+    query = update.callback_query
+    seated = await _seated_game(svc, query, cb, lang)
+    if seated is not None:
+        live, seat = seated
+        await query.answer(screens.hand_alert(svc.tr, live, seat, lang), show_alert=True)
 
 
 async def attempt(
@@ -211,7 +228,7 @@ async def attempt(
             return (reason if svc.tr.has(lang, reason) else "alert-illegal"), []
 
 
-async def _rematch(
+async def on_rematch(
     update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
 ) -> None:
     """The same table again: same game, players, seats and house rules; a new deal."""
@@ -256,18 +273,19 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply_html(update, svc.tr.get(lang, "hand-none"))
         return
     for live in lives:
-        async with live.lock:
+        async with live.lock:  # drawn from a whole state, sent once the lock is let go
             seat = live.row.seat_of(user.id)
+            content = screens.hand_screen(svc.tr, live, seat, lang, extras=svc.extras)
+        try:
+            mid = await svc.messenger.send(user.id, content)
+        except Forbidden:
+            await reply_html(
+                update,
+                svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
+            )
+            return
+        async with live.lock:
             seat_row = live.row.seat_row(seat)
-            content = screens.hand_screen(svc.tr, live, seat, lang)
-            try:
-                mid = await svc.messenger.send(user.id, content)
-            except Forbidden:
-                await reply_html(
-                    update,
-                    svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
-                )
-                return
             old = seat_row.hand_message_id
             seat_row.hand_message_id = mid
             live.blocked_notified.discard(user.id)
@@ -304,7 +322,7 @@ async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if live is None:
         await reply_html(update, svc.tr.get(lang, "cancel-none"))
         return
-    if user.id != live.row.creator_id and not await is_chat_admin(update, context, user.id):
+    if not await creator_or_admin(context.bot, chat.id, user.id, live.row.creator_id):
         await reply_html(update, svc.tr.get(lang, "alert-cancel-who"))
         return
     async with live.lock:

@@ -6,17 +6,18 @@ Pure functions of a live game and a language; sending them is ``bot.table.edits`
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 import engine
 from bot.core.callbacks import Callback, Op, action_callback, play_query
+from bot.core.extras import Extras
 from bot.core.i18n import Translator
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
-from bot.games import Ctx, game_options, ui_for
+from bot.games import Ctx, GameUI, game_options, ui_for
 from bot.reference.glossary import default_glossary
 from bot.table.house_rules import changed_rules, rule_choices, rule_label, value_label
 
@@ -64,78 +65,82 @@ def game_title(ctx: Ctx, kind: str, players: int) -> str:
 
 
 # -- lobby ---------------------------------------------------------------------------------
-# More rows of lobby buttons from feature modules (computer players), drawn above the last row.
-LobbyRows = Callable[[Ctx, LiveGame], list[list[InlineKeyboardButton]]]
-LOBBY_ROWS: list[LobbyRows] = []
-# Settings of one game that a feature module keeps itself (the turn timer), by the module's
-# name: lines for the lobby text, and buttons drawn in the house rules' panel. A restart of the
-# application replaces its module's entry.
-LobbyLines = Callable[[Ctx, LiveGame], list[str]]
-LOBBY_LINES: dict[str, LobbyLines] = {}
-SETTING_ROWS: dict[str, LobbyRows] = {}
-# More rows under a game in progress from feature modules (the Mini App's buttons), by the
-# module's name: on the group's table, and on a seat's hand message (``seat`` given).
-GameRows = Callable[[Ctx, LiveGame, int | None], list[list[InlineKeyboardButton]]]
-GAME_ROWS: dict[str, GameRows] = {}
+Keyboard = list[list[InlineKeyboardButton]]
 
 
-def lobby_screen(tr: Translator, live: LiveGame) -> Content:
-    """The lobby message: the game, the seats, the house rules, and the lobby's buttons."""
-    row = live.row
-    ctx = make_ctx(tr, row.lang, live)
-    gid = row.game_id
-    creator = esc(row.creator_name)
-    if row.kind is None:
-        text = ctx.t("lobby-choose", creator=f"<b>{creator}</b>")
-        if live.menu_kind is not None:
-            game = ctx.t(f"game-{live.menu_kind}")
-            text = ctx.t("lobby-choose-count", creator=f"<b>{creator}</b>", game=game)
-        options = [
-            button(game_title(ctx, kind, n), Callback(Op.CHOOSE, gid, 0, f"{kind}-{n}"))
-            for kind, n in game_options()
-            if live.menu_kind in (None, kind)
-        ]
-        keyboard = [*rows(options, 1), [button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid))]]
-        return Content(text, InlineKeyboardMarkup(keyboard))
+def lobby_screen(tr: Translator, live: LiveGame, extras: Extras | None = None) -> Content:
+    """The lobby message: the game, the seats, the house rules, and the lobby's buttons (with
+    the feature packages' ``extras``); the menu of games while none is chosen."""
+    extras = extras or Extras()
+    ctx = make_ctx(tr, live.row.lang, live)
+    if live.row.kind is None:
+        return _menu_screen(ctx, live)
+    lines = [*_lobby_head(ctx, live), "", *_lobby_seats(ctx, live), "", _lobby_rules(ctx, live)]
+    for extra_lines in extras.lobby_lines:
+        lines += extra_lines(ctx, live)
+    full = len(live.row.seats) == live.row.players
+    lines.append(ctx.t("lobby-full") if full else ctx.t("lobby-how-to-join"))
+    # Joining stays possible while the creator sets the house rules.
+    keyboard = [_join_row(ctx, live)]
+    if live.rules_open:
+        keyboard += _rules_panel(ctx, live, extras)
+    else:
+        for extra in extras.lobby_rows:
+            keyboard += extra(ctx, live)
+        keyboard.append(_lobby_last_row(ctx, live, full))
+    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard))
 
-    lines = [
-        ctx.t("lobby-title", title=game_title(ctx, row.kind, row.players)),
-        ctx.t("lobby-creator", creator=f"<b>{creator}</b>"),
-        "",
+
+def _menu_screen(ctx: Ctx, live: LiveGame) -> Content:
+    """A lobby without a game yet: the games (or one game's player counts) to pick from."""
+    gid = live.game_id
+    creator = f"<b>{esc(live.row.creator_name)}</b>"
+    text = ctx.t("lobby-choose", creator=creator)
+    if live.menu_kind is not None:
+        game = ctx.t(f"game-{live.menu_kind}")
+        text = ctx.t("lobby-choose-count", creator=creator, game=game)
+    options = [
+        button(game_title(ctx, kind, n), Callback(Op.CHOOSE, gid, 0, f"{kind}-{n}"))
+        for kind, n in game_options()
+        if live.menu_kind in (None, kind)
     ]
+    keyboard = [*rows(options, 1), [button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid))]]
+    return Content(text, InlineKeyboardMarkup(keyboard))
+
+
+def _lobby_head(ctx: Ctx, live: LiveGame) -> list[str]:
+    row = live.row
+    return [
+        ctx.t("lobby-title", title=game_title(ctx, row.kind, row.players)),
+        ctx.t("lobby-creator", creator=f"<b>{esc(row.creator_name)}</b>"),
+    ]
+
+
+def _lobby_seats(ctx: Ctx, live: LiveGame) -> list[str]:
+    """Who sits where: the two teams, or the players in seat order."""
     names = seat_names(live)
     if pairs_game(live):
-        for team in (0, 1):
-            lines.append(
-                ctx.t(
-                    "lobby-team",
-                    team=team + 1,
-                    a=_seat_text(names, team),
-                    b=_seat_text(names, team + 2),
-                )
-            )
-    else:
-        lines.append(
-            ctx.t(
-                "lobby-players", players=", ".join(_seat_text(names, s) for s in range(row.players))
-            )
-        )
-    lines.append("")
-    changed = changed_rules(row.kind, row.rules)
-    if changed:
-        listed = "; ".join(
-            f"{rule_label(ctx, row.kind, n)}: {value_label(ctx, row.kind, n, v)}"
-            for n, v in changed
-        )
-        lines.append(ctx.t("lobby-rules", rules=listed))
-    else:
-        lines.append(ctx.t("lobby-rules-standard"))
-    for extra_lines in LOBBY_LINES.values():
-        lines += extra_lines(ctx, live)
-    full = len(row.seats) == row.players
-    lines.append(ctx.t("lobby-full") if full else ctx.t("lobby-how-to-join"))
+        seats = [(_seat_text(names, team), _seat_text(names, team + 2)) for team in (0, 1)]
+        return [ctx.t("lobby-team", team=t + 1, a=a, b=b) for t, (a, b) in enumerate(seats)]
+    players = ", ".join(_seat_text(names, s) for s in range(live.row.players))
+    return [ctx.t("lobby-players", players=players)]
 
-    # Joining stays possible while the creator sets the house rules.
+
+def _lobby_rules(ctx: Ctx, live: LiveGame) -> str:
+    """The house rules that differ from the standard ones."""
+    kind = live.row.kind
+    changed = changed_rules(kind, live.row.rules)
+    if not changed:
+        return ctx.t("lobby-rules-standard")
+    listed = "; ".join(
+        f"{rule_label(ctx, kind, n)}: {value_label(ctx, kind, n, v)}" for n, v in changed
+    )
+    return ctx.t("lobby-rules", rules=listed)
+
+
+def _join_row(ctx: Ctx, live: LiveGame) -> list[InlineKeyboardButton]:
+    """Sit (on a team, in pairs) and stand up."""
+    gid = live.game_id
     if pairs_game(live):
         join = [
             button(ctx.t("btn-join-team", team=t + 1), Callback(Op.JOIN, gid, 0, str(t)))
@@ -143,30 +148,37 @@ def lobby_screen(tr: Translator, live: LiveGame) -> Content:
         ]
     else:
         join = [button(ctx.t("btn-join"), Callback(Op.JOIN, gid))]
-    keyboard = [[*join, button(ctx.t("btn-leave"), Callback(Op.LEAVE, gid))]]
-    if live.rules_open:
-        for i, choice in enumerate(rule_choices(row.kind)):
-            current = row.rules.get(choice.name, choice.default)
-            label = f"{rule_label(ctx, row.kind, choice.name)}: " + value_label(
-                ctx, row.kind, choice.name, current
-            )
-            keyboard.append(
-                [button(label, Callback(Op.RULE, gid, 0, f"{i}={choice.next_index(current)}"))]
-            )
-        for setting_rows in SETTING_ROWS.values():
-            keyboard += setting_rows(ctx, live)
-        keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, gid, 0, "0"))])
-    else:
-        for extra in LOBBY_ROWS:
-            keyboard += extra(ctx, live)
-        last = [
-            button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
-            button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid)),
-        ]
-        if full:
-            last.insert(0, button(ctx.t("btn-start"), Callback(Op.START, gid)))
-        keyboard.append(last)
-    return Content("\n".join(lines), InlineKeyboardMarkup(keyboard))
+    return [*join, button(ctx.t("btn-leave"), Callback(Op.LEAVE, gid))]
+
+
+def _rules_panel(ctx: Ctx, live: LiveGame, extras: Extras) -> Keyboard:
+    """The house rules' panel: a button per rule (to its next value), the features' settings,
+    and "done"."""
+    row = live.row
+    keyboard = []
+    for i, choice in enumerate(rule_choices(row.kind)):
+        current = row.rules.get(choice.name, choice.default)
+        label = f"{rule_label(ctx, row.kind, choice.name)}: " + value_label(
+            ctx, row.kind, choice.name, current
+        )
+        arg = f"{i}={choice.next_index(current)}"
+        keyboard.append([button(label, Callback(Op.RULE, row.game_id, 0, arg))])
+    for setting_rows in extras.setting_rows:
+        keyboard += setting_rows(ctx, live)
+    keyboard.append([button(ctx.t("btn-rules-done"), Callback(Op.RULES, row.game_id, 0, "0"))])
+    return keyboard
+
+
+def _lobby_last_row(ctx: Ctx, live: LiveGame, full: bool) -> list[InlineKeyboardButton]:
+    """Start (once every seat is taken), the house rules, cancel."""
+    gid = live.game_id
+    last = [
+        button(ctx.t("btn-rules"), Callback(Op.RULES, gid, 0, "1")),
+        button(ctx.t("btn-cancel"), Callback(Op.CANCEL, gid)),
+    ]
+    if full:
+        last.insert(0, button(ctx.t("btn-start"), Callback(Op.START, gid)))
+    return last
 
 
 def _seat_text(names: Sequence[str], seat: int) -> str:
@@ -196,6 +208,7 @@ def table_screen(
     live: LiveGame,
     since: Sequence[dict[str, Any]] | None = None,
     unreachable: bool = False,
+    extras: Extras | None = None,
 ) -> Content:
     """The group's table message: the game's public state, every move since the table's
     previous version (``since``: its events; the latest action's by default), whose turn (and,
@@ -231,12 +244,15 @@ def table_screen(
             [button(ctx.t("btn-show-hand"), Callback(Op.SHOW_HAND, row.game_id)), play_here]
         )
         keyboard += explain_rows(ctx, live, view, since)
-        keyboard += _game_rows(ctx, live, None)
+        keyboard += _game_rows(extras, ctx, live, None)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
 
-def _game_rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKeyboardButton]]:
-    return [row for draw in GAME_ROWS.values() for row in draw(ctx, live, seat)]
+def _game_rows(
+    extras: Extras | None, ctx: Ctx, live: LiveGame, seat: int | None
+) -> list[list[InlineKeyboardButton]]:
+    draws = extras.game_rows if extras else []
+    return [row for draw in draws for row in draw(ctx, live, seat)]
 
 
 def explain_rows(
@@ -288,7 +304,12 @@ def action_rows(
 
 
 def hand_screen(
-    tr: Translator, live: LiveGame, seat: int, lang: str, reminder: int | None = None
+    tr: Translator,
+    live: LiveGame,
+    seat: int,
+    lang: str,
+    reminder: int | None = None,
+    extras: Extras | None = None,
 ) -> Content:
     """A player's private hand message: the group, the game, whose turn (and a turn timer's
     ``reminder``: the seconds left), the game's state, the cards, the legal actions (public
@@ -322,8 +343,30 @@ def hand_screen(
     else:
         lines.append(ctx.t("hand-wait"))
     if row.status == "active" and not view["is_over"]:
-        keyboard = keyboard + _game_rows(ctx, live, seat)
+        keyboard = keyboard + _game_rows(extras, ctx, live, seat)
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
+
+
+def hand_needs(live: LiveGame, seat: int, content: Content) -> tuple:
+    """What a player who is not to act needs their hand message to show right: its buttons
+    (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
+    bidding or play), their own cards, whether it shows the partner's cards (which go once
+    out of date), and while Belòta is bid what each player has said and whose word it is
+    (a hand shows the bidding, so that it never names the wrong bidder). Other players'
+    cards and the scores are on the table."""
+    game = live.game
+    view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
+    bidding = view.get("phase") == "bidding"
+    return (
+        content.key()[1],
+        live.row.status,
+        game.is_over,
+        game.deal_number,
+        view.get("phase"),
+        tuple(view["hand"]),
+        view.get("partner_hand") is not None,
+        (repr(view.get("bids")), game.current_seat) if bidding else None,
+    )
 
 
 def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
@@ -337,51 +380,58 @@ def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
 # cards itself (``bot.table.play.forced_tail``).
 FORCED_EVENT = "forced_plays"
 
-# Lines that feature modules add to an announcement, by the type of an event they put in it
-# (the rating changes after a game): drawn after the game's own lines.
-ANNOUNCEMENT_EXTRAS: dict[str, Callable[[Ctx, dict[str, Any]], list[str]]] = {}
-
 
 def announcement_screen(
-    tr: Translator, live: LiveGame, events: list[dict[str, Any]], view: dict[str, Any]
+    tr: Translator,
+    live: LiveGame,
+    events: list[dict[str, Any]],
+    view: dict[str, Any],
+    extras: Extras | None = None,
 ) -> Content:
     """A deal's result (how it ended: the last tricks or plays, then the count) and, if the game
     ended, the winner and the rematch button, in one message."""
     row = live.row
-    ui = ui_for(row.kind)
     ctx = make_ctx(tr, row.lang, live)
+    body, closing, extra = _result_lines(ctx, ui_for(row.kind), events, view, extras)
+    lines = body[:1] + closing + body[1:]
+    over = next((e for e in events if e["type"] == "game_over"), None)
+    if over is None:
+        return Content("\n".join(lines + extra))
+    lines.append(_winners_line(ctx, over["winners"]))
+    rematch = button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))
+    return Content("\n".join(lines + extra), InlineKeyboardMarkup([[rematch]]))
+
+
+def _result_lines(
+    ctx: Ctx,
+    ui: GameUI,
+    events: list[dict[str, Any]],
+    view: dict[str, Any],
+    extras: Extras | None,
+) -> tuple[list[str], list[str], list[str]]:
+    """A result's lines in three parts: the game's own (its title first), how the deal ended
+    (drawn under the title), and the features' (drawn last)."""
     body: list[str] = []
-    closing: list[str] = []  # how the deal ended, drawn under the result's title
-    over = None
+    closing: list[str] = []
     extra: list[str] = []
     for event in events:
+        draw_extra = extras.event_lines.get(event["type"]) if extras else None
         if event["type"] == FORCED_EVENT:
             closing.append(ctx.t("deal-forced-plays"))
-            continue
-        draw_extra = ANNOUNCEMENT_EXTRAS.get(event["type"])
-        if draw_extra is not None:
+        elif draw_extra is not None:
             extra += draw_extra(ctx, event)
-            continue
-        if event["type"] in ui.closing:
+        elif event["type"] in ui.closing:
             closing += ui.announcement_lines(ctx, event, view)
-            continue
-        body += ui.announcement_lines(ctx, event, view)
-        if event["type"] == "game_over":
-            over = event
-    lines = body[:1] + closing + body[1:]
-    markup = None
-    if over is not None:
-        winners = over["winners"]
-        if winners:
-            names = [ctx.name(s) for s in winners]
-            lines.append(ctx.t("game-winners", winners=_join(ctx, names), count=len(names)))
         else:
-            lines.append(ctx.t("game-draw"))
-        markup = InlineKeyboardMarkup(
-            [[button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))]]
-        )
-    lines += extra
-    return Content("\n".join(lines), markup)
+            body += ui.announcement_lines(ctx, event, view)
+    return body, closing, extra
+
+
+def _winners_line(ctx: Ctx, winners: list[int]) -> str:
+    if not winners:
+        return ctx.t("game-draw")
+    names = [ctx.name(s) for s in winners]
+    return ctx.t("game-winners", winners=_join(ctx, names), count=len(names))
 
 
 def _join(ctx: Ctx, names: list[str]) -> str:

@@ -13,12 +13,12 @@
   close with a message; the bot removed from a group closes that group's game.
 
 One repeating job (``tick``) drives everything; tests call ``tick`` with a controllable clock.
+The commands and buttons, and the wiring, are in ``bot.timers.handlers``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -27,28 +27,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
-from telegram.ext import (
-    Application,
-    ChatMemberHandler,
-    CommandHandler,
-    ContextTypes,
-    MessageHandler,
-    filters,
-)
 
 import engine
 import engine.ai
 from bot.core.callbacks import Callback, Op
 from bot.core.live import LOCAL_CHAT, LiveGame
-from bot.core.messenger import Content, acknowledge
-from bot.core.services import Services, services
+from bot.core.messenger import Content
+from bot.core.services import Services
 from bot.core.storage import StaleMove
 from bot.games import Ctx
 from bot.table import play, screens
-from bot.table.lobby import cancel_game, creator_press, is_chat_admin, reply_html
+from bot.table.lobby import cancel_game
 
 log = logging.getLogger(__name__)
 
@@ -240,6 +231,17 @@ class Timers:
         following = (index + 1) % len(TURN_CHOICES)
         cb = Callback(Op.TURN_TIMER, live.game_id, 0, str(following))
         return [[screens.button(ctx.t("btn-timer", seconds=current), cb)]]
+
+    async def take_back(self, game_id: int, seat: int) -> bool:
+        """The seat's owner is back ("I'm back"): the computer player stops playing for them.
+        False when the seat was not taken over."""
+        key = (game_id, seat)
+        if key not in self.away:
+            return False
+        self.away.discard(key)
+        self.misses[key] = 0
+        await self._store_seat(game_id, seat)
+        return True
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """The group became a supergroup: its default follows it."""
@@ -463,149 +465,3 @@ class Timers:
             text = svc.tr.get(live.row.lang, msg_id, minutes=LOBBY_TTL // 60, days=days)
             await self._tell_group(live, Content(text))
         return True
-
-
-# -- handlers ----------------------------------------------------------------------------------
-def timers_of(context: ContextTypes.DEFAULT_TYPE) -> Timers:
-    """The running application's timers."""
-    return context.application.bot_data["timers"]
-
-
-async def on_back_press(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
-) -> None:
-    """The "I'm back" button: the seat's owner takes it back from the computer player."""
-    svc = services(context)
-    timers = timers_of(context)
-    query = update.callback_query
-    live = await svc.games.get(cb.game_id)
-    if live is None or not live.active:
-        await query.answer(svc.tr.get(lang, "alert-game-over"), show_alert=True)
-        return
-    seat = live.row.seat_of(query.from_user.id)
-    if seat is None or cb.arg != str(seat):
-        await query.answer(svc.tr.get(lang, "alert-timer-back-who"), show_alert=True)
-        return
-    key = (live.game_id, seat)
-    if key not in timers.away:
-        await query.answer(svc.tr.get(lang, "toast-timer-back"))
-        return
-    timers.away.discard(key)
-    timers.misses[key] = 0
-    await timers._store_seat(live.game_id, seat)
-    await acknowledge(query, svc.tr.get(lang, "toast-timer-back"))
-    name = f"<b>{screens.esc(live.row.seat_row(seat).name)}</b>"
-    with contextlib.suppress(TelegramError):
-        await query.edit_message_text(
-            svc.tr.get(live.row.lang, "timer-back", player=name), parse_mode="HTML"
-        )
-    await timers.on_change(svc, live, [])
-
-
-async def on_timer_press(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback, lang: str
-) -> None:
-    """The lobby's timer button (the creator only): this game's timer takes the choice it
-    names; pressing again moves on to the next one."""
-    svc = services(context)
-    timers = timers_of(context)
-    query = update.callback_query
-    valid = cb.arg.isdigit() and cb.arg.isascii() and int(cb.arg) < len(TURN_CHOICES)
-    seconds = TURN_CHOICES[int(cb.arg)] if valid else 0
-
-    async def change(live: LiveGame) -> str | None:
-        if not valid:
-            return "alert-malformed"
-        await timers.set_game_turn(live.game_id, seconds)
-        return None
-
-    live = await creator_press(svc, query, cb, lang, change)
-    if live is None:
-        return
-    await acknowledge(query, svc.tr.get(lang, "timer-set", seconds=seconds))
-    svc.renderer.refresh(live.game_id)
-
-
-async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/tempo (alias /timer) [off|30s|1m|2m|5m]: show or set the group's turn timer."""
-    svc = services(context)
-    timers = timers_of(context)
-    chat = update.effective_chat
-    user = update.effective_user
-    lang = svc.tr.resolve(user.language_code)
-    if chat.type == ChatType.PRIVATE:
-        await reply_html(update, svc.tr.get(lang, "timer-group-only"))
-        return
-    live = await svc.games.in_chat(chat.id)
-    if live is not None and live.game_id in timers.turn:
-        current = timers.turn[live.game_id]
-    else:
-        current = await timers.chat_default(chat.id)
-    if not context.args:
-        await reply_html(update, svc.tr.get(lang, "timer-current", seconds=current))
-        return
-    seconds = parse_turn(context.args[0])
-    if seconds is None:
-        await reply_html(update, svc.tr.get(lang, "timer-bad-choice"))
-        return
-    if live is not None and live.row.status != "lobby":
-        await reply_html(update, svc.tr.get(lang, "timer-during-game"))
-        return
-    creator = live is not None and live.row.creator_id == user.id
-    if not creator and not await is_chat_admin(update, context, user.id):
-        await reply_html(update, svc.tr.get(lang, "timer-who"))
-        return
-    await timers.set_turn(chat.id, seconds, live.game_id if live is not None else None)
-    await reply_html(update, svc.tr.get(lang, "timer-set", seconds=seconds))
-    if live is not None:
-        svc.renderer.refresh(live.game_id)  # the lobby shows the timer
-
-
-async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A group became a supergroup: its turn timer default follows it."""
-    message = update.effective_message
-    if message.migrate_to_chat_id:
-        await timers_of(context).move_chat(message.chat.id, message.migrate_to_chat_id)
-
-
-async def on_removed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot was removed from (or banned in) a group: that group's game closes."""
-    change = update.my_chat_member
-    if change is None or change.chat.type == ChatType.PRIVATE:
-        return
-    if change.new_chat_member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-        return
-    svc = services(context)
-    live = await svc.games.in_chat(change.chat.id)
-    if live is not None:
-        # Nothing can be said in a group the bot is no longer in.
-        await timers_of(context).close(live.game_id, None)
-
-
-async def _tick_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    timers = context.application.bot_data.get("timers")
-    if timers is not None:
-        await timers.tick()
-
-
-async def setup(application: Application, svc: Services) -> None:
-    """At start-up, before the games are reloaded: load the timers and follow every game."""
-    timers = Timers(svc)
-    await timers.load()
-    application.bot_data["timers"] = timers
-    svc.listeners.append(timers.on_change)
-    screens.LOBBY_LINES["timers"] = timers.lobby_lines
-    screens.SETTING_ROWS["timers"] = timers.setting_rows
-
-
-def register(application: Application) -> None:
-    """Handlers of the timers (in their own handler group, beside the core handlers)."""
-    application.add_handler(CommandHandler(["tempo", "timer"], cmd_timer))
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate), group=1)
-    application.add_handler(
-        ChatMemberHandler(on_removed, ChatMemberHandler.MY_CHAT_MEMBER), group=1
-    )
-    if application.job_queue is not None:
-        application.job_queue.run_repeating(
-            _tick_job, interval=TICK_SECONDS, first=TICK_SECONDS, name="turn-timers"
-        )

@@ -25,11 +25,12 @@ from starlette.routing import Route
 import engine
 import engine.ai
 from bot.computers.players import Computers, available
+from bot.core.database import DatabaseUnusable, SchemaTooNew
 from bot.core.i18n import Translator
 from bot.core.live import Games
 from bot.core.messenger import Messenger
 from bot.core.services import Services, Users
-from bot.core.storage import DatabaseUnusable, SchemaTooNew, Storage
+from bot.core.storage import Storage
 from bot.games import game_options
 from bot.table.lobby import cancel_game
 from bot.webapp import LOCAL_CHAT

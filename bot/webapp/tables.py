@@ -174,7 +174,7 @@ class WebTables:
         if stored is None:
             return None
         content = screens.announcement_screen(
-            self.svc.tr, _in_lang(live, lang), stored["events"], stored["view"]
+            self.svc.tr, _in_lang(live, lang), stored["events"], stored["view"], self.svc.extras
         )
         return {"move": stored["move"], "lines": content.text.split("\n")}
 

@@ -21,11 +21,11 @@ import uvicorn
 from telegram import InlineKeyboardButton, WebAppInfo
 from telegram.ext import Application
 
+from bot.core.extras import GameRows
 from bot.core.live import LiveGame
 from bot.core.services import Services
 from bot.core.settings import Settings
 from bot.games import Ctx
-from bot.table import screens
 from bot.webapp.server import Server, WebApp, telegram_auth
 from bot.webapp.tables import WebTables
 
@@ -68,8 +68,8 @@ def open_url(settings: Settings, game_id: int) -> str:
     return f"{base}{'&' if '?' in base else '?'}game={game_id}"
 
 
-def game_rows(settings: Settings, bot_username: str) -> screens.GameRows:
-    """The buttons that open the Mini App, for ``screens.GAME_ROWS``."""
+def game_rows(settings: Settings, bot_username: str) -> GameRows:
+    """The buttons that open the Mini App, under a game in progress."""
 
     def rows(ctx: Ctx, live: LiveGame, seat: int | None) -> list[list[InlineKeyboardButton]]:
         if seat is not None:
@@ -87,7 +87,6 @@ def game_rows(settings: Settings, bot_username: str) -> screens.GameRows:
 async def setup(application: Application, svc: Services) -> None:
     """At start-up: serve the Mini App if ``WEBAPP_URL`` is set, and follow every game."""
     settings: Settings = application.bot_data["settings"]
-    screens.GAME_ROWS.pop("webapp", None)
     if not settings.webapp_url:
         return
     try:
@@ -110,12 +109,11 @@ async def setup(application: Application, svc: Services) -> None:
     mini = MiniApp(web, Server(config), sock)
     await mini.start()
     application.bot_data["webapp"] = mini
-    screens.GAME_ROWS["webapp"] = game_rows(settings, svc.bot_username)
+    svc.extras.game_rows.append(game_rows(settings, svc.bot_username))
 
 
 async def teardown(application: Application) -> None:
     """At shut-down: stop serving."""
-    screens.GAME_ROWS.pop("webapp", None)
     mini = application.bot_data.pop("webapp", None)
     if mini is not None:
         await mini.stop()

@@ -44,63 +44,73 @@ def score_hand(
     ``points`` (what each team adds to its match score, frozen points won included) and
     ``litigiu`` (``carried``, ``won_by``, ``frozen``, ``pending``).
     """
-    items: list[dict[str, Any]] = []
-    totals = [0, 0]
-    # What a failed contract hands to the defenders under dedans: everything but belòta.
-    transferable = [0, 0]
+    sheet = _Sheet()
     declaration_multiplier = multiplier if multiply_declarations else 1
-
-    def add(team: int, item: str, base: int, mult: int, transfer: bool = True) -> None:
-        points = base * mult
-        items.append({"team": team, "item": item, "base": base, "points": points})
-        totals[team] += points
-        if transfer:
-            transferable[team] += points
-
     for team in (0, 1):
-        add(team, "cards", card_points[team], multiplier)
+        sheet.add(team, "cards", card_points[team], multiplier)
         if team == last_trick_team:
             if tricks[team] == 8:
-                add(team, "capotto", CAPOTTO, multiplier)
+                sheet.add(team, "capotto", CAPOTTO, multiplier)
             else:
-                add(team, "last_trick", LAST_TRICK, multiplier)
+                sheet.add(team, "last_trick", LAST_TRICK, multiplier)
         if team == declaration_team and declaration_points:
-            add(team, "declarations", declaration_points, declaration_multiplier)
+            sheet.add(team, "declarations", declaration_points, declaration_multiplier)
         if team == belota_team:
-            add(team, "belota", BELOTA, 1, transfer=False)
-
-    defence = 1 - contract_team
-    frozen = 0
-    points = [0, 0]
-    if totals[contract_team] > totals[defence]:
-        result = "made"
-        points = list(totals)
-    elif totals[contract_team] < totals[defence]:
-        result = "failed"
-        if dedans:
-            points[defence] = totals[defence] + transferable[contract_team]
-            points[contract_team] = totals[contract_team] - transferable[contract_team]
-        else:
-            points = list(totals)
-    else:
-        result = "litigiu"
-        points[defence] = totals[defence]
-        frozen = totals[contract_team]
-
+            sheet.add(team, "belota", BELOTA, 1, transfer=False)
+    result, points, frozen = _settle(sheet, contract_team, dedans)
     won_by = None
     pending = litigiu + frozen
-    if litigiu and totals[0] != totals[1]:
-        won_by = 0 if totals[0] > totals[1] else 1
+    if litigiu and sheet.totals[0] != sheet.totals[1]:
+        # Points frozen by earlier litigiu go to the team ahead in this hand.
+        won_by = 0 if sheet.totals[0] > sheet.totals[1] else 1
         points[won_by] += litigiu
         pending = frozen
     return {
-        "items": items,
-        "totals": totals,
+        "items": sheet.items,
+        "totals": sheet.totals,
         "result": result,
         "dedans": result == "failed" and dedans,
         "points": points,
         "litigiu": {"carried": litigiu, "won_by": won_by, "frozen": frozen, "pending": pending},
     }
+
+
+class _Sheet:
+    """One hand's scoresheet: each team's items, their totals, and what a failed contract
+    hands to the defenders under dedans (everything but belòta)."""
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+        self.totals = [0, 0]
+        self.transferable = [0, 0]
+
+    def add(self, team: int, item: str, base: int, mult: int, transfer: bool = True) -> None:
+        points = base * mult
+        self.items.append({"team": team, "item": item, "base": base, "points": points})
+        self.totals[team] += points
+        if transfer:
+            self.transferable[team] += points
+
+
+def _settle(sheet: _Sheet, contract_team: int, dedans: bool) -> tuple[str, list[int], int]:
+    """The contract's result, what each team adds to its score, and the points frozen: made
+    (more than the defence), failed (less: under dedans the defence takes the takers' points
+    but belòta) or litigiu (level: the takers' points are frozen for the next hand)."""
+    totals = sheet.totals
+    defence = 1 - contract_team
+    if totals[contract_team] > totals[defence]:
+        return "made", list(totals), 0
+    if totals[contract_team] < totals[defence]:
+        if not dedans:
+            return "failed", list(totals), 0
+        moved = sheet.transferable[contract_team]
+        points = [0, 0]
+        points[defence] = totals[defence] + moved
+        points[contract_team] = totals[contract_team] - moved
+        return "failed", points, 0
+    points = [0, 0]
+    points[defence] = totals[defence]
+    return "litigiu", points, totals[contract_team]
 
 
 def match_winner(scores: list[int], target: int) -> int | None:

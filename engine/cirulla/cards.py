@@ -21,6 +21,7 @@ VALUES: tuple[int, ...] = tuple(i // 4 + 1 for i in range(40))
 
 DIAMONDS = 1  # suit number of quadri / denari
 SETTEBELLO = INDEX["7D"]
+IS_DIAMOND: tuple[int, ...] = tuple(1 if i & 3 == DIAMONDS else 0 for i in range(40))  # by number
 
 # Primiera points by rank: 7 = 21, 6 = 18, A = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, faces 10.
 PRIMIERA_POINTS: dict[str, int] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from engine.cirulla.cards import INDEX, PRIMIERA_POINTS, RANKS, SETTEBELLO, SUITS
+from engine.cirulla.cards import INDEX, PRIMIERA_POINTS, RANKS, SETTEBELLO
 
 CARD_ITEMS = ("settebello", "denari", "carte", "primiera", "grande", "piccola")
 
@@ -29,27 +29,29 @@ GRANDE_MASK = _mask(("JD", "QD", "KD"))
 PICCOLA_MASK = _mask(("AD", "2D", "3D"))
 PICCOLA_RUN = tuple(1 << INDEX[c] for c in ("4D", "5D", "6D"))
 SETTEBELLO_BIT = 1 << SETTEBELLO
-# For each suit, (mask, points) from the best primiera card down; the faces share 10 points.
-PRIMIERA_STEPS = tuple(
-    tuple(
-        (_mask(r + s for r, p in PRIMIERA_POINTS.items() if p == points), points)
-        for points in sorted(set(PRIMIERA_POINTS.values()), reverse=True)
+BITS = tuple(1 << c for c in range(len(INDEX)))  # each card number's bit
+# A suit's cards in a mask are at the bits ``suit + 4 * rank``; bits 0, 4, 8, ... shifted down
+# by the suit. For each such set of ranks (as a mask of those bits), the primiera points of its
+# best card, 0 when the set is empty.
+SUIT_BITS = sum(1 << 4 * r for r in range(len(RANKS)))
+PRIMIERA_BEST: dict[int, int] = {
+    sum(1 << 4 * r for r in range(len(RANKS)) if ranks >> r & 1): max(
+        (PRIMIERA_POINTS[RANKS[r]] for r in range(len(RANKS)) if ranks >> r & 1), default=0
     )
-    for s in SUITS
-)
+    for ranks in range(1 << len(RANKS))
+}
 
 
 def primiera_of_mask(mask: int) -> int | None:
     """The primiera of a pile given as a bit mask; None when a suit is missing."""
-    total = 0
-    for steps in PRIMIERA_STEPS:
-        for bits, points in steps:
-            if mask & bits:
-                total += points
-                break
-        else:
-            return None
-    return total
+    best = PRIMIERA_BEST
+    h = best[mask & SUIT_BITS]
+    d = best[mask >> 1 & SUIT_BITS]
+    c = best[mask >> 2 & SUIT_BITS]
+    s = best[mask >> 3 & SUIT_BITS]
+    if h and d and c and s:
+        return h + d + c + s
+    return None
 
 
 def piccola_of_mask(mask: int) -> int:
@@ -66,6 +68,11 @@ def piccola_of_mask(mask: int) -> int:
 
 def _more(counts: Sequence[int | None]) -> list[int]:
     """1 to the side with strictly the most (None counts as nothing), 0 to every other side."""
+    if len(counts) == 2:  # the common case, without building lists
+        a, b = counts
+        if a is None or (b is not None and b > a):
+            return [0, 1] if b is not None else [0, 0]
+        return [1, 0] if b is None or a > b else [0, 0]
     known = [c for c in counts if c is not None]
     if not known:
         return [0] * len(counts)
@@ -84,12 +91,8 @@ def count_piles(
     nothing, and a side missing a suit has no primiera); grande; piccola. With two sides "more"
     means 6+ diamonds and 21+ cards. The counts are ``cards``, ``diamonds`` and ``primiera``.
     """
-    masks = []
-    for pile in piles:
-        m = 0
-        for c in pile:
-            m |= 1 << c
-        masks.append(m)
+    bits = BITS.__getitem__
+    masks = [sum(map(bits, pile)) for pile in piles]  # a pile holds each card once
     cards = [len(p) for p in piles]
     diamonds = [(m & DIAMOND_MASK).bit_count() for m in masks]
     primiera = [primiera_of_mask(m) for m in masks]

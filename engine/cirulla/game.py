@@ -45,7 +45,7 @@ from engine.base import Game, register, rules_json
 from engine.cards import PACK_40
 from engine.cirulla.buone import SCALA_ALTA, Buona, Scoring, contest_rank, hand_buone
 from engine.cirulla.captures import ACE_TAKES_ALL, capture_ids, capture_table
-from engine.cirulla.cards import CODES, DIAMONDS, INDEX, VALUES, canonical
+from engine.cirulla.cards import CODES, INDEX, IS_DIAMOND, VALUES, canonical
 from engine.cirulla.counting import CARD_ITEMS, count_piles
 from engine.errors import IllegalAction, SetupError
 from engine.rules import HouseRules
@@ -390,33 +390,30 @@ class Cirulla(Game):
                         entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
                     by_value, counts = entry
                 hand = hands[seat]
+                total = 0
+                for card in hand:
+                    total += counts[value[card]]
                 if knock_buone[seat]:
-                    total = 0
-                    for card in hand:
-                        total += counts[value[card]]
                     i = int(random_() * (total + 1))
                     if i == total:
                         self.current = seat
                         self._apply(seat, KNOCK)
                         break
                     knock_buone[seat] = ()
-                elif len(hand) == 1:  # the last card of the turn
-                    card = hand[0]
-                    i = int(random_() * counts[value[card]])
                 else:
-                    total = 0
-                    for card in hand:
-                        total += counts[value[card]]
                     i = int(random_() * total)
-                j = 0
-                for card in hand:
-                    k = counts[value[card]]
-                    if i < k:
-                        break
-                    i -= k
-                    j += 1
+                if total == len(hand):  # one option for each card: the i-th card
+                    card = hand[i]
+                    del hand[i]
+                    i = 0
+                else:
+                    for j, card in enumerate(hand):
+                        k = counts[value[card]]
+                        if i < k:
+                            del hand[j]
+                            break
+                        i -= k
                 found = by_value[value[card]]
-                del hand[j]
                 if not found:
                     append(codes[card])
                     insort(table, card)
@@ -425,13 +422,15 @@ class Cirulla(Game):
                 else:
                     _, idx, how = found[i]
                     if len(idx) == 1:
-                        taken = [table[idx[0]]]
-                        append(codes[card] + ":" + codes[taken[0]])
+                        c = table[idx[0]]
+                        taken = [c]
+                        append(codes[card] + ":" + codes[c])
+                        key -= key_bits[c]
                     else:
                         taken = [table[x] for x in idx]
                         append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
-                    for c in taken:
-                        key -= key_bits[c]
+                        for c in taken:
+                            key -= key_bits[c]
                     if capture(seat, card, idx, taken, how, None):
                         break  # the diamonds ended the game
                 plays += 1
@@ -790,10 +789,9 @@ class Cirulla(Game):
             events = []
         table = self.table
         values = [VALUES[c] for c in table]  # the matta is its own card here
-        most = max(values.count(v) for v in values)
         dealer_side = self.seat_side[self.dealer]
         cards = [CODES[c] for c in table]
-        if self.four_equal_partitone and most == TABLE_CARDS:
+        if self.four_equal_partitone and values.count(values[0]) == TABLE_CARDS:
             events.append(
                 {
                     "type": "partitone",
@@ -808,7 +806,7 @@ class Cirulla(Game):
         reason = None
         if self.aces_void and values.count(1) >= 2:
             reason = "aces"
-        elif self.equal_cards_void and most >= 3:
+        elif self.equal_cards_void and max(values.count(v) for v in values) >= 3:
             reason = "equal_cards"
         if reason is not None:
             self.voids_in_a_row += 1
@@ -839,7 +837,7 @@ class Cirulla(Game):
             points = total // 15
             pile = self.piles[dealer_side]
             pile.extend(table)
-            self.diamonds[dealer_side] += sum(1 for c in table if c & 3 == DIAMONDS)
+            self.diamonds[dealer_side] += sum(map(IS_DIAMOND.__getitem__, table))
             self.marks["table"][dealer_side] += points
             self.scores[dealer_side] += points
             self.last_capture_side = dealer_side
@@ -1070,10 +1068,9 @@ class Cirulla(Game):
                         "ace_takes_all": how == ACE_TAKES_ALL,
                     }
                 )
-        diamonds = card & 3 == DIAMONDS
+        diamonds = IS_DIAMOND[card]
         for c in taken:
-            if c & 3 == DIAMONDS:
-                diamonds += 1
+            diamonds += IS_DIAMOND[c]
         if diamonds:
             self.diamonds[side] += diamonds
             if self.diamonds[side] == 10:
@@ -1114,7 +1111,7 @@ class Cirulla(Game):
             if side is None:
                 side = self.seat_side[self.dealer]
             self.piles[side].extend(table)
-            d = sum(1 for c in table if c & 3 == DIAMONDS)
+            d = sum(map(IS_DIAMOND.__getitem__, table))
             if events is not None:
                 cards = [CODES[c] for c in table]
                 events.append({"type": "table_taken", "side": side, "cards": cards})

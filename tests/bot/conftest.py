@@ -15,16 +15,14 @@ from typing import Any
 import pytest
 from telegram import Update
 
-from bot.app import LOCALES_DIR, build_application
-from bot.core.i18n import Translator
+from bot.app import build_application
 from bot.core.services import Services
 from bot.core.settings import Settings
 from bot.games import ui_for
 from bot.games.base import card_text
 from engine.cards import PACK_32, PACK_40
 from tests.fake_telegram import FakeMessage, FakeRequest, FakeTelegram
-
-TR = Translator(LOCALES_DIR)
+from tests.translator import TR
 
 
 def t(msg_id: str, **args: Any) -> str:
@@ -78,7 +76,10 @@ class BotRunner:
             _env_file=None,
         )
         self.app = build_application(
-            settings, FakeRequest(self.fake), get_updates_request=FakeRequest(self.fake)
+            settings,
+            FakeRequest(self.fake),
+            get_updates_request=FakeRequest(self.fake),
+            translator=TR,
         )
         for name in ("bot", "telegram"):
             logging.getLogger(name).addHandler(self.errors)

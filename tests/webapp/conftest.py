@@ -68,13 +68,10 @@ async def browser():
 @pytest_asyncio.fixture(loop_scope="session")
 async def local(tmp_path):
     """Local mode on a temporary database, computer players without a pause, served."""
-    from bot.app import LOCALES_DIR
-    from bot.core.i18n import Translator
     from bot.webapp.local import LocalServer
+    from tests.translator import TR
 
-    server = await LocalServer.open(
-        tmp_path / "local.sqlite3", Translator(LOCALES_DIR), "it", 0, 20
-    )
+    server = await LocalServer.open(tmp_path / "local.sqlite3", TR, "it", 0, 20)
     async with Served(server.web.app) as served:
         server.url = served.url
         yield server

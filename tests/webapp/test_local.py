@@ -8,14 +8,12 @@ import random
 import httpx
 import pytest
 
-from bot.app import LOCALES_DIR
-from bot.core.i18n import Translator
 from bot.webapp.local import LOCAL_USER, LocalServer
+from tests.translator import TR
 from tests.webapp.conftest import PHONE, SCREENSHOTS
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-TR = Translator(LOCALES_DIR)
 # What the page shows when the player has something to do, or the game is over.
 READY = "#app[data-over], .hand.my-turn, .actions button[data-action]"
 

@@ -10,8 +10,6 @@ import time
 
 import pytest
 
-from bot.app import LOCALES_DIR
-from bot.core.i18n import Translator
 from bot.table import play
 from bot.timers import turns as timers_module
 from bot.timers.turns import IDLE_CLOSE, LOBBY_TTL
@@ -19,6 +17,7 @@ from bot.webapp import LOCAL_CHAT
 from bot.webapp.local import LocalTable, offline_services
 from tests.bot.conftest import BotRunner
 from tests.fake_telegram import FakeTelegram
+from tests.translator import TR
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -32,7 +31,7 @@ class Unsent:
 
 async def local_game(path) -> int:
     """A local Cirulla played past its first deal, its result left in the outbox."""
-    svc = await offline_services(path, Translator(LOCALES_DIR))
+    svc = await offline_services(path, TR)
     storage = svc.storage
     svc.renderer = Unsent()
     game_id = await LocalTable(svc, "it").start("cirulla", 2, "easy", seed=3)

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import httpx
 
-from bot.app import LOCALES_DIR
-from bot.core.i18n import Translator
 from bot.webapp.server import PAGE_TEXTS, STATIC
+from tests.translator import TR
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -26,7 +25,7 @@ def test_every_word_of_the_page_is_in_both_languages():
     script = (STATIC / "app.js").read_text(encoding="utf-8")
     asked = set(re.findall(r'T\("([a-z-]+)"\)', script))
     assert asked and asked <= set(PAGE_TEXTS)
-    tr = Translator(LOCALES_DIR)
+    tr = TR
     for lang in ("it", "en"):
         for key in PAGE_TEXTS:
             assert tr.has(lang, key), (lang, key)

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app import LOCALES_DIR
-from bot.core.i18n import Translator
+from bot.core.i18n import TranslationError, Translator
 from bot.games import offered_kinds
 from bot.table.house_rules import rule_choices
+from tests.translator import TR
 
 
 @pytest.fixture(scope="module")
 def tr() -> Translator:
     """The project's translations."""
-    return Translator(LOCALES_DIR)
+    return TR
 
 
 def test_english_has_every_italian_message_and_no_other(tr):
-    """English is complete: the same message ids as Italian."""
+    """English is complete: the same message ids as Italian, in every file of locales/ (the
+    translator reads them all and refuses a broken one)."""
+    assert set(tr.languages) == {"it", "en"}
     assert tr.message_ids("en") == tr.message_ids("it")
 
 
@@ -34,10 +36,28 @@ def test_italian_is_the_default_and_the_fallback(tr):
     assert tr.resolve(None) == "it"
     assert tr.resolve("de") == "it"
     assert tr.resolve("en-GB") == "en"
+    assert tr.resolve("it") == "it"
     assert tr.get("de", "btn-rematch") == tr.get("it", "btn-rematch")
+    assert tr.get("de", "rules-on") == "sì"
+    with pytest.raises(KeyError):
+        tr.get("it", "no-such-message")
+
+
+def test_translator_refuses_a_broken_file(tmp_path):
+    """A locale file Fluent cannot read stops the start, naming the file."""
+    (tmp_path / "it").mkdir()
+    (tmp_path / "it" / "x.ftl").write_text("ok = fine\nbroken = { $n -> [one] x }\n")
+    with pytest.raises(TranslationError, match=r"x\.ftl"):
+        Translator(tmp_path)
 
 
 def test_plurals_and_arguments(tr):
     """Counts choose their plural form; arguments are inserted without isolation marks."""
     assert tr.get("it", "game-winners", winners="Alice", count=1) == "🏆 Vince Alice!"
     assert tr.get("en", "game-winners", winners="A and B", count=2) == "🏆 A and B win!"
+
+
+def test_translator_reports_a_missing_argument(tr):
+    """A message asked for without the argument it needs is an error, not a half text."""
+    with pytest.raises(TranslationError, match="glossary-no-results"):
+        tr.get("it", "glossary-no-results")

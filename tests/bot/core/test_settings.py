@@ -11,7 +11,7 @@ import pytest
 
 from bot.core.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:

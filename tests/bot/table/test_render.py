@@ -8,13 +8,10 @@ import random
 import pytest
 
 import engine
-from bot.app import LOCALES_DIR
-from bot.core.i18n import Translator
 from bot.games import Ctx, offered_kinds, ui_for
 from bot.table.house_rules import _int_steps
 from bot.table.screens import esc
-
-TR = Translator(LOCALES_DIR)
+from tests.translator import TR
 
 
 def capot_game_over() -> tuple[dict, dict]:

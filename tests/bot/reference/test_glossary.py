@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.i18n import TranslationError, Translator
 from bot.reference.glossary import (
     EXACT,
     FUZZY,
@@ -46,10 +45,10 @@ from bot.reference.rules_screens import (
     render_rules_choice,
     rule_message_id,
 )
+from tests.translator import TR
 
-LOCALES = Path(__file__).resolve().parents[1] / "locales"
+LOCALES = Path(__file__).resolve().parents[3] / "locales"
 GLOSSARY = Glossary.load(LOCALES / "glossary")
-TR = Translator(LOCALES)
 LANGS = ("it", "en")
 
 # Telegram's limits (telegram.constants: MessageLimit, InlineKeyboardButtonLimit,
@@ -392,33 +391,6 @@ def test_a_missing_glossary_path_is_refused(tmp_path):
 
 
 # -- Fluent messages -----------------------------------------------------------------------
-
-
-def test_both_languages_define_the_same_messages():
-    assert set(TR.languages) == {"it", "en"}
-    assert TR.message_ids("it") == TR.message_ids("en")
-
-
-def test_translator_resolves_telegram_language_codes_with_italian_fallback():
-    assert TR.resolve("en-GB") == "en"
-    assert TR.resolve("it") == "it"
-    assert TR.resolve("de") == "it"
-    assert TR.resolve(None) == "it"
-    assert TR.get("de", "rules-on") == "sì"
-    with pytest.raises(KeyError):
-        TR.get("it", "no-such-message")
-
-
-def test_translator_refuses_a_broken_file(tmp_path):
-    (tmp_path / "it").mkdir()
-    (tmp_path / "it" / "x.ftl").write_text("ok = fine\nbroken = { $n -> [one] x }\n")
-    with pytest.raises(TranslationError, match=r"x\.ftl"):
-        Translator(tmp_path)
-
-
-def test_translator_reports_a_missing_argument():
-    with pytest.raises(TranslationError, match="glossary-no-results"):
-        TR.get("it", "glossary-no-results")
 
 
 # -- renders within Telegram's limits ------------------------------------------------------

@@ -10,8 +10,8 @@ import pytest
 
 import engine
 from bot.ratings.results import player_figures
+from tests.bot.computers.test_computers import add_label, open_lobby, play_humans_to_end, settle
 from tests.bot.conftest import t
-from tests.bot.test_computers import add_label, open_lobby, play_humans_to_end, settle
 
 
 @pytest.fixture(autouse=True)

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.app import LOCALES_DIR
-from bot.core.i18n import Translator
 from bot.games import Ctx, ui_for
 from bot.games.briscola import table_sayings, trick_saying
+from tests.translator import TR
 
-TR = Translator(LOCALES_DIR)
 BRISCOLA = ui_for("briscola")
 BELOTA = ui_for("belota")
 

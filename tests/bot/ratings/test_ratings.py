@@ -10,22 +10,21 @@ from __future__ import annotations
 import html
 import re
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from types import SimpleNamespace
 
 import aiosqlite
 import pytest
-from fluent.syntax import FluentParser, ast
 from telegram.ext import ApplicationBuilder, CommandHandler
 
-from bot.core.i18n import Translator, read_game
+from bot.core.i18n import read_game
+from bot.core.schema import RATINGS_SCHEMA, migration_statements
 from bot.ratings import records
 from bot.ratings.elo import Skill, display_rating, initial_skill, placements, rate
 from bot.ratings.handlers import RatingsCommands, register
 from bot.ratings.records import GameRecord, PlayerRecord
 from bot.ratings.screens import MAX_TEXT, Board, render_leaderboard, render_stats, text_width
+from tests.translator import TR
 
-LOCALES = Path(__file__).resolve().parent.parent / "locales"
 GROUP_A, GROUP_B = -1001, -1002
 T0 = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -35,9 +34,8 @@ async def conn(tmp_path):
     """A fresh database file holding the records' tables, as the bot's migrations create them."""
     db = await aiosqlite.connect(tmp_path / "records.sqlite3", isolation_level=None)
     await db.execute("PRAGMA foreign_keys=ON")
-    for _description, sql in records.MIGRATIONS:
-        for statement in records.migration_statements(sql):
-            await db.execute(statement)
+    for statement in migration_statements(RATINGS_SCHEMA[1]):
+        await db.execute(statement)
     yield db
     await db.close()
 
@@ -45,7 +43,7 @@ async def conn(tmp_path):
 @pytest.fixture(scope="module")
 def tr():
     """The project's translations."""
-    return Translator(LOCALES)
+    return TR
 
 
 _clock = iter(range(1, 10**6))
@@ -580,18 +578,6 @@ def test_stats_with_hostile_names_fit_and_stay_wellformed(tr):
 
 
 # -- translations -------------------------------------------------------------------------------
-
-
-def message_ids(path: Path) -> set[str]:
-    resource = FluentParser().parse(path.read_text(encoding="utf-8"))
-    assert not [e for e in resource.body if isinstance(e, ast.Junk)], f"syntax error in {path}"
-    return {e.id.name for e in resource.body if isinstance(e, ast.Message)}
-
-
-def test_english_has_every_italian_message_and_no_other():
-    assert message_ids(LOCALES / "en" / "ratings.ftl") == message_ids(
-        LOCALES / "it" / "ratings.ftl"
-    )
 
 
 def test_game_names_are_understood_in_any_spelling(tr):
