@@ -164,10 +164,12 @@ async def play_game(
     pack = engine.GAMES[kind].pack
     times = []
     causes: Counter[str] = Counter()  # paced: the group's calls by what caused them
+    # A press is played on a copy that becomes the live game once committed: read it afresh.
     game = live.game
     turns = {(live.turn_started, game.current_seat)} if hasattr(live, "turn_started") else set()
     pings = getattr(svc.renderer, "pings", 0)
-    while not game.is_over:
+    while not live.game.is_over:
+        game = live.game
         seat = game.current_seat
         legal = game.legal_actions(seat)
         i = rng.randrange(len(legal))
@@ -189,8 +191,8 @@ async def play_game(
         elapsed = await feed(app, update)
         if code[:2] in pack:  # a card, with or without a capture
             times.append(elapsed)
-        if not game.is_over and hasattr(live, "turn_started"):
-            turns.add((live.turn_started, game.current_seat))
+        if not live.game.is_over and hasattr(live, "turn_started"):
+            turns.add((live.turn_started, live.game.current_seat))
         if mode == "paced":
             await svc.renderer.drain()
             causes.update(
