@@ -15,7 +15,11 @@ import engine
 from bot.core.storage import GameRow, Storage
 from bot.games import ui_for
 
-RECENT_EVENTS = 256
+# Events kept in memory for the table and the results: every move since the table's previous
+# version must still be here when it is drawn, however many deals end before (several deals
+# inside one edit window, or played in the Mini App while the Bot API is out). 256 lost the
+# first deal's moves when seven Cirulla deals ended inside one window (about 45 events each).
+RECENT_EVENTS = 1024
 # Local mode's games (``python -m bot --local``) sit at this table: no Telegram chat or user
 # has id 0, and the bot never writes to Telegram about them.
 LOCAL_CHAT = 0
