@@ -39,7 +39,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGABRT)
 
 
 class QuietServer(uvicorn.Server):
-    """uvicorn without its own signal handlers: ``run_webhook`` owns the signals."""
+    """uvicorn without its own signal handlers: the program that runs it owns the signals
+    (``run_webhook``, the bot's application for the Mini App, local mode's loop)."""
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

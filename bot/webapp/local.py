@@ -31,11 +31,12 @@ from bot.core.live import Games
 from bot.core.messenger import Messenger
 from bot.core.services import Services, Users
 from bot.core.storage import Storage
+from bot.core.webhook import QuietServer
 from bot.games import game_options
 from bot.table.lobby import cancel_game
 from bot.webapp import LOCAL_CHAT
 from bot.webapp.auth import WebUser
-from bot.webapp.server import Server, WebApp
+from bot.webapp.server import WebApp
 from bot.webapp.tables import WebTables
 
 log = logging.getLogger(__name__)
@@ -246,7 +247,7 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
         log_level="warning",
         timeout_graceful_shutdown=1,
     )
-    web = Server(config)
+    web = QuietServer(config)
 
     def stop() -> None:
         server.web.tables.close()  # the pages' streams end, so the server stops at once

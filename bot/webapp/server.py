@@ -15,14 +15,12 @@ game 403, and nothing changes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Protocol
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -64,15 +62,6 @@ PAGE_TEXTS = (
     "webapp-table-empty",
     "webapp-again",
 )
-
-
-class Server(uvicorn.Server):
-    """uvicorn without its own signal handlers: the program that runs it owns the signals
-    (the bot's application, or local mode's loop)."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
 
 
 class Auth(Protocol):

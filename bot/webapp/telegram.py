@@ -25,8 +25,9 @@ from bot.core.extras import GameRows
 from bot.core.live import LiveGame
 from bot.core.services import Services
 from bot.core.settings import Settings
+from bot.core.webhook import QuietServer
 from bot.games import Ctx
-from bot.webapp.server import Server, WebApp, telegram_auth
+from bot.webapp.server import WebApp, telegram_auth
 from bot.webapp.tables import WebTables
 
 log = logging.getLogger(__name__)
@@ -106,7 +107,7 @@ async def setup(application: Application, svc: Services) -> None:
     config = uvicorn.Config(
         web.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
     )
-    mini = MiniApp(web, Server(config), sock)
+    mini = MiniApp(web, QuietServer(config), sock)
     await mini.start()
     application.bot_data["webapp"] = mini
     svc.extras.game_rows.append(game_rows(settings, svc.bot_username))
