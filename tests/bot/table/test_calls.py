@@ -284,11 +284,12 @@ async def press_card(table: Table, live, seat: int, code: str) -> None:
     await table.bot.app.process_update(Update.de_json(update, table.bot.app.bot))
 
 
-def test_the_window_defaults_to_telegrams_group_rate_and_is_checked():
-    """20 messages a minute in a group: one edit every 3 seconds by default; a negative window
-    is refused naming the setting."""
+def test_the_window_leaves_a_quarter_of_the_group_rate_and_is_checked():
+    """20 messages a minute in a group: the table's edits take three quarters of them by
+    default (one every 4 seconds), the rest is left for results, new tables and bids; a
+    negative window is refused naming the setting."""
     settings = Settings(telegram_bot_token="1:abc", _env_file=None)
-    assert settings.group_edit_window == 60 / settings.group_max_rate == 3.0
+    assert settings.group_edit_window == 60 / (settings.group_max_rate * 3 / 4) == 4.0
     with pytest.raises(ValueError, match="group_edit_window"):
         Settings(telegram_bot_token="1:abc", group_edit_window=-1, _env_file=None)
 
