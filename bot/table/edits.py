@@ -171,6 +171,9 @@ class Renderer:
                     if game_id not in self._group_dirty:
                         continue
                     wait = await self._group_wait(game_id)
+                    if wait > 0 and await self._table_current(game_id):
+                        self._group_dirty.discard(game_id)
+                        continue
                     if wait > 0:
                         # Woken early by a change: its hand messages go first.
                         with contextlib.suppress(TimeoutError):
@@ -415,18 +418,44 @@ class Renderer:
     def table_since(self, live: LiveGame) -> list[dict]:
         """The events the table shows: every one since the table's previous version (so
         that no card, scopa or declaration is lost when edits are coalesced), none from
-        before the deal's result."""
+        before the deal's result. The table's version is now drawn from them."""
+        base, events = self._since(live)
+        self._table_serials[live.game_id] = (base, live.serial)
+        return events
+
+    def _since(self, live: LiveGame) -> tuple[int, list[dict]]:
+        """The event serial the table's next version starts from, and its events (as
+        ``table_since``, without drawing the version)."""
         serial = live.serial
         base, drawn = self._table_serials.get(live.game_id, (serial, serial))
         if serial != drawn:
             base = drawn
-        self._table_serials[live.game_id] = (base, serial)
         events = live.events_since(base)
         announced = ui_for(live.row.kind).announced
         for i in range(len(events) - 1, -1, -1):
             if events[i]["type"] in announced:
-                return events[i + 1 :]
-        return events
+                return base, events[i + 1 :]
+        return base, events
+
+    async def _table_current(self, game_id: int) -> bool:
+        """Whether the group's table already shows the game as it is (nothing moved since its
+        last edit, which drew the changes made while it waited for its turn): then nothing
+        waits out the window for it."""
+        live = await self.svc.games.get(game_id)
+        if live is None or not live.active or game_id in self._bring_down:
+            return False
+        row = live.row
+        if row.table_message_id is None or self._table_serials.get(game_id, (0, -1))[1] != (
+            live.serial
+        ):
+            return False
+        live.commentary = (await get_settings(self.svc.storage, row.chat_id)).commentary
+        async with live.lock:
+            since = self._since(live)[1]
+            content = screens.table_screen(
+                self.svc.tr, live, since, self.unreachable(live), self.svc.extras
+            )
+        return self.svc.messenger.shows(row.chat_id, row.table_message_id, content)
 
     def _unseen(self, live: LiveGame, before: int) -> list[dict]:
         """The moves of a deal made since the table's latest version and before the action
