@@ -43,7 +43,7 @@ from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot.core.chat_settings import get_settings
 from bot.core.fairness import CallBudget, later
-from bot.core.live import LiveGame
+from bot.core.live import RECENT_EVENTS, LiveGame
 from bot.core.messenger import Content
 from bot.games import ui_for
 from bot.table import screens
@@ -294,6 +294,9 @@ class Renderer:
         if game_id in self._acting or ui_for(live.row.kind).table_actions(live.game.view(None)):
             # The table carries (or carried, now stale) the buttons of the player to act.
             return 0.0
+        drawn = self._table_serials.get(game_id, (0, live.serial))[1]
+        if live.serial - drawn > RECENT_EVENTS // 2:
+            return 0.0  # far behind: drawn while its moves are still kept
         last = self._last_group.get(live.row.chat_id)
         if last is None:
             return 0.0
