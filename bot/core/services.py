@@ -3,7 +3,7 @@
 One ``Services`` object lives in ``application.bot_data["services"]``; handlers get it with
 ``services(context)``. ``listeners`` is the seam for computer players and turn timers: each is
 told about every change of a game in progress; ``result_hooks`` write a game's result in the
-transaction that ends it.
+transaction that ends it, ``action_hooks`` what follows from every action in its transaction.
 """
 
 from __future__ import annotations
@@ -91,6 +91,9 @@ class Services:
     renderer: Renderer = field(init=False)
     listeners: list[GameListener] = field(default_factory=list)
     result_hooks: list[ResultHook] = field(default_factory=list)
+    # Writes in the transaction of every committed action (a turn timer armed for the next
+    # turn), so that no second commit follows it; hooks get the game as the action left it.
+    action_hooks: list[ResultHook] = field(default_factory=list)
     # What feature packages add to the table's screens (``bot.core.extras``).
     extras: Extras = field(default_factory=Extras)
     # Where new games get their seed; tests replace it to replay the same deals.
@@ -113,19 +116,29 @@ class Services:
     def result_writer(self, live: LiveGame, game: engine.Game) -> Within | None:
         """The writes of the result hooks for a game that ends as ``game`` (its last action
         played, or cancelled), for storage's ``within``."""
-        if not self.result_hooks:
-            return None
+        return _writer(self.result_hooks, live, game)
 
-        async def write(conn: aiosqlite.Connection) -> None:
-            for hook in self.result_hooks:
-                await hook(conn, live, game)
-
-        return write
+    def action_writer(self, live: LiveGame, game: engine.Game) -> Within | None:
+        """The writes of the action hooks after an action that leaves the game as ``game``,
+        and of the result hooks if it ended it, for storage's ``within``."""
+        ended = self.result_hooks if game.is_over else []
+        return _writer(self.action_hooks + ended, live, game)
 
     async def notify_listeners(self, live: LiveGame, events: list[dict[str, Any]]) -> None:
         """Tell computer players, timers and the like that a game changed."""
         for listener in self.listeners:
             await listener(self, live, events)
+
+
+def _writer(hooks: list[ResultHook], live: LiveGame, game: engine.Game) -> Within | None:
+    if not hooks:
+        return None
+
+    async def write(conn: aiosqlite.Connection) -> None:
+        for hook in hooks:
+            await hook(conn, live, game)
+
+    return write
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:

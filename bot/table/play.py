@@ -106,7 +106,7 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
             plays,
             announcements=announcements,
             result=result,
-            within=svc.result_writer(live, game) if result is not None else None,
+            within=svc.action_writer(live, game),
         )
     except BaseException:
         await svc.games.reload(live)

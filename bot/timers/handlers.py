@@ -153,6 +153,7 @@ async def setup(application: Application, svc: Services) -> None:
     await timers.load()
     application.bot_data["timers"] = timers
     svc.listeners.append(timers.on_change)
+    svc.action_hooks.append(timers.write_next)
     svc.extras.lobby_lines.append(timers.lobby_lines)
     svc.extras.setting_rows.append(timers.setting_rows)
 

@@ -112,6 +112,8 @@ class Timers:
         self._tasks: set[asyncio.Task] = set()
         self._last_alive = 0.0
         self._last_sweep: float | None = None
+        # game id -> (move number, timer) written by the action that led to that move
+        self._written: dict[int, tuple[int, Armed | None]] = {}
 
     # -- storage -----------------------------------------------------------------------------
     async def load(self) -> None:
@@ -160,21 +162,57 @@ class Timers:
         self._last_alive = now
 
     async def _store_armed(self, game_id: int) -> None:
-        armed = self.armed.get(game_id)
+        async with self.svc.storage.transaction() as conn:
+            await self._write_armed(conn, game_id, self.armed.get(game_id))
+
+    async def _write_armed(self, conn: Any, game_id: int, armed: Armed | None) -> None:
         values = (
             (armed.seat, armed.move, armed.deadline, int(armed.reminded))
             if armed is not None
             else (None, None, None, 0)
         )
-        async with self.svc.storage.transaction() as conn:
-            await conn.execute(
-                """INSERT INTO turn_timers (game_id, turn_seconds, seat, move_number, deadline,
-                       reminded) VALUES (?, ?, ?, ?, ?, ?)
-                   ON CONFLICT (game_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,
-                       seat = excluded.seat, move_number = excluded.move_number,
-                       deadline = excluded.deadline, reminded = excluded.reminded""",
-                (game_id, self.turn.get(game_id, 0), *values),
-            )
+        await conn.execute(
+            """INSERT INTO turn_timers (game_id, turn_seconds, seat, move_number, deadline,
+                   reminded) VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (game_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,
+                   seat = excluded.seat, move_number = excluded.move_number,
+                   deadline = excluded.deadline, reminded = excluded.reminded""",
+            (game_id, self.turn.get(game_id, 0), *values),
+        )
+
+    async def write_next(self, conn: Any, live: LiveGame, game: engine.Game) -> None:
+        """An action hook: in the action's own transaction, the timer its next turn needs
+        (none for a seat nobody is to be waited for), which ``on_change`` then arms without
+        a second commit. Left to ``on_change`` when the game's timer is not known yet."""
+        turn = self.turn.get(live.game_id)
+        if live.local or game.is_over or turn is None:
+            return
+        prev = self.armed.get(live.game_id)
+        if self._running(prev, game):
+            return
+        armed = None if self._unattended(live, game) or not turn else self._arm(game, turn)
+        if armed is None and prev is None:
+            return  # none before, none after: nothing to write
+        self._written[live.game_id] = (game.move_number, armed)
+        await self._write_armed(conn, live.game_id, armed)
+
+    def _arm(self, game: engine.Game, turn: int) -> Armed:
+        return Armed(game.current_seat, game.move_number, self.clock() + turn)
+
+    @staticmethod
+    def _running(prev: Armed | None, game: engine.Game) -> bool:
+        """Whether the timer running is the one for the game's turn now."""
+        return prev is not None and (prev.seat, prev.move) == (
+            game.current_seat,
+            game.move_number,
+        )
+
+    def _unattended(self, live: LiveGame, game: engine.Game) -> bool:
+        """Whether nobody is waited for at the game's turn: a free seat, a computer player,
+        or an absent player's seat (a computer player plays for them)."""
+        seat = game.current_seat
+        seat_row = live.row.seat_row(seat) if seat is not None else None
+        return seat_row is None or seat_row.user_id is None or (live.game_id, seat) in self.away
 
     async def _store_seat(self, game_id: int, seat: int) -> None:
         key = (game_id, seat)
@@ -281,34 +319,39 @@ class Timers:
             # The player made their move in time: the run of expiries ends.
             self.misses[(game_id, prev.seat)] = 0
             await self._store_seat(game_id, prev.seat)
+        # What the action's own transaction wrote for this turn (``write_next``), if it did.
+        move, written = self._written.pop(game_id, (None, None))
+        disarmed = move == game.move_number and written is None
         seat = game.current_seat
-        seat_row = live.row.seat_row(seat) if seat is not None else None
-        if seat_row is None or seat_row.user_id is None:
-            await self._disarm(game_id)
+        if self._unattended(live, game):
+            await self._disarm(game_id, disarmed)
+            if (game_id, seat) in self.away:
+                self._spawn(self._play_for(game_id, seat, game.move_number))
             return
-        if (game_id, seat) in self.away:
-            await self._disarm(game_id)
-            self._spawn(self._play_for(game_id, seat, game.move_number))
-            return
-        if prev is not None and prev.seat == seat and prev.move == game.move_number:
+        if self._running(prev, game):
             return  # already running (a reload after a restart)
         turn = await self.turn_of(live)
         if turn == 0:
-            await self._disarm(game_id)
+            await self._disarm(game_id, disarmed)
             return
-        self.armed[game_id] = Armed(seat, game.move_number, self.clock() + turn)
+        if move == game.move_number and self._running(written, game):
+            self.armed[game_id] = written  # stored with the action
+            return
+        self.armed[game_id] = self._arm(game, turn)
         await self._store_armed(game_id)
 
     def _drop(self, game_id: int) -> None:
         """Forget a closed game (its rows go with the game's own rows)."""
         self.armed.pop(game_id, None)
+        self._written.pop(game_id, None)
         self.turn.pop(game_id, None)
         for key in [k for k in self.misses if k[0] == game_id]:
             del self.misses[key]
         self.away = {k for k in self.away if k[0] != game_id}
 
-    async def _disarm(self, game_id: int) -> None:
-        if self.armed.pop(game_id, None) is not None:
+    async def _disarm(self, game_id: int, stored: bool = False) -> None:
+        """Stop the game's timer; ``stored``: the action's transaction already wrote that."""
+        if self.armed.pop(game_id, None) is not None and not stored:
             await self._store_armed(game_id)
 
     def _spawn(self, coro: Any) -> None:

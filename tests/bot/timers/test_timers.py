@@ -8,6 +8,7 @@ the time they had left, stale lobbies and idle games closed.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -331,3 +332,36 @@ async def test_the_lobby_shows_the_group_default_after_a_restart(make_table, fak
     await bot.restart()
     await table.create("/nuova briscola 2")
     assert t("lobby-timer", seconds=300) in table.lobby().text
+
+
+async def test_a_press_and_the_next_turns_timer_are_one_commit(make_table, bot, clock):
+    """A card played arms the next player's timer in the press's own transaction: one commit
+    per press (a second one, for the timer alone, used to follow every press; the renderer's
+    own writes, such as a ping's new message id, are apart), and the stored timer is the one
+    running, for the next seat and move."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    live = await bot.svc.games.get(table.game_id)
+    storage = bot.svc.storage
+    commits = 0
+    transaction = storage.transaction
+
+    def counted():
+        nonlocal commits
+        if asyncio.current_task() not in bot.svc.renderer._tasks.values():
+            commits += 1
+        return transaction()
+
+    storage.transaction = counted
+    try:
+        for _ in range(3):
+            await press_for(table, current_user(table, live))
+    finally:
+        del storage.transaction
+    assert commits == 3
+    running = timers(bot).armed[table.game_id]
+    assert (running.seat, running.move) == (live.game.current_seat, live.game.move_number)
+    cur = await storage.conn.execute(
+        "SELECT seat, move_number, deadline FROM turn_timers WHERE game_id = ?", (table.game_id,)
+    )
+    assert tuple(await cur.fetchone()) == (running.seat, running.move, running.deadline)
