@@ -280,7 +280,7 @@ async def main() -> None:
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
     if args.load:
-        await load(args.load_games, args.load_kind, args.load_seconds)
+        await load(args.load_games, args.load_kind, args.load_seconds, args.causes)
         return
     print(
         f"{'game':<12}{'mode':<8}{'presses/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
@@ -339,7 +339,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-async def load(games: int, spec: str, seconds: float) -> None:
+async def load(games: int, spec: str, seconds: float, causes: bool = False) -> None:
     """``games`` games at once on one bot under Telegram's limits: each player presses as soon
     as the button shows in their hand (or, for a public choice, on the table)."""
     kind, players = spec.rsplit("-", 1)
@@ -438,6 +438,12 @@ async def load(games: int, spec: str, seconds: float) -> None:
         state["stop"] = True
         elapsed = time.perf_counter() - began
         made = sum(1 for m, p in fake.calls[calls:] if m in MESSAGE_METHODS)
+        kinds = Counter(
+            f"{m} {'group' if p.get('chat_id', 0) < 0 else 'private'}"
+            if m in MESSAGE_METHODS
+            else m
+            for m, p in fake.calls[calls:]
+        )
         await asyncio.gather(*tasks, return_exceptions=True)
         await app.shutdown()
         await app.post_shutdown(app)
@@ -448,6 +454,9 @@ async def load(games: int, spec: str, seconds: float) -> None:
         f"{percentile(waits, 0.5):>8.2f}{percentile(waits, 0.95):>8.2f}"
         f"{percentile(waits, 0.99):>8.2f}"
     )
+    if causes:
+        for kind, count in sorted(kinds.items()):
+            print(f"{'':<4}{kind:<30}{count / elapsed:>8.1f}/s{count / state['cards']:>8.2f}/card")
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ from bot.core.live import RECENT_EVENTS, LiveGame
 from bot.core.messenger import Content
 from bot.games import ui_for
 from bot.table import screens
+from bot.table.lobby import private_closed
 from bot.table.table_log import TableLog
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ class Renderer:
         self._waiting_due: set[int] = set()  # games whose waiting hands are to look at
         self._places: dict[asyncio.Event, asyncio.Task] = {}  # a game's place in the budget
         self._stage: dict[int, set[int]] = {}  # game id -> the set of the step under way
+        self._step: dict[int, int] = {}  # game id -> the step whose turn it is to wait first
         # (game, seat) -> what that seat's hand showed that a waiting player needs (``hand_needs``)
         self._drawn: dict[tuple[int, int], tuple] = {}
 
@@ -178,9 +180,9 @@ class Renderer:
                 place.cancel()
 
     async def _pass(self, game_id: int, wake: asyncio.Event) -> bool:
-        """One pass: the player to act's hand, the waiting hands, the old hands' deletions, the
-        group's messages (True once drawn; False: a change or the group's window came first).
-        ``_stage`` names the step under way, to be done again if Telegram fails it."""
+        """One pass: the player to act's hand, then the calls that can wait (False when a
+        change or the group's window came first). ``_stage`` names the step under way, to be
+        done again if Telegram fails it."""
         self._stage[game_id] = self._dirty
         if game_id in self._dirty:
             # The player to act first: their ping is urgent.
@@ -189,18 +191,38 @@ class Renderer:
             await self.render_private(game_id, waiting=False)
             self._answered_again(game_id)
         # The rest waits behind other games' pings, each call drawn once its place has come (so
-        # it shows the latest state); a change meanwhile sends this task back for its ping.
+        # it shows the latest state; a change meanwhile sends this task back for its ping), in
+        # turns (a game changing faster than its places come would never reach the last).
+        steps = (self._hands_step, self._deletions_step, self._table_step)
+        first = self._step.pop(game_id, 0)
+        for n in range(first, first + len(steps)):
+            calls = self.svc.messenger.calls
+            try:
+                done = await steps[n % len(steps)](game_id, wake)
+            finally:
+                if self.svc.messenger.calls != calls:
+                    self._step[game_id] = (n + 1) % len(steps)
+            if not done:
+                return False
+        return game_id not in self._group_dirty or await self._group_pass(game_id, wake)
+
+    async def _hands_step(self, game_id: int, wake: asyncio.Event) -> bool:
         if game_id in self._waiting_due:
             self._waiting_due.discard(game_id)
             self._stage[game_id] = self._waiting_due
             with later():
                 await self.render_private(game_id, waiting=True, wake=wake)
-            if game_id in self._waiting_due:
-                return False  # a change came first
+        return game_id not in self._waiting_due  # False: a change came first
+
+    async def _deletions_step(self, game_id: int, wake: asyncio.Event) -> bool:
         self._stage[game_id] = self._group_dirty
-        if not await self._delete_obsolete(game_id, wake):
-            return False
-        return game_id in self._group_dirty and await self._group_pass(game_id, wake)
+        return await self._delete_obsolete(game_id, wake)
+
+    async def _table_step(self, game_id: int, wake: asyncio.Event) -> bool:
+        if game_id not in self._group_dirty or await self._group_wait(game_id) > 0:
+            return True  # nothing to draw, or not yet: the window is waited for last
+        self._stage[game_id] = self._group_dirty
+        return await self._group_pass(game_id, wake)
 
     async def _group_pass(self, game_id: int, wake: asyncio.Event) -> bool:
         """Draw the group's messages once the group's window lets them go and their place in
@@ -312,11 +334,6 @@ class Renderer:
             return 0.0
         return last + self.window - asyncio.get_running_loop().time()
 
-    async def render(self, game_id: int) -> None:
-        """One pass: make every message of the game show its current state."""
-        await self.render_private(game_id)
-        await self.render_group(game_id)
-
     async def render_private(
         self, game_id: int, waiting: bool | None = None, wake: asyncio.Event | None = None
     ) -> None:
@@ -391,6 +408,7 @@ class Renderer:
             if s.user_id is not None and s.hand_message_id is not None:
                 messenger.forget(s.user_id, s.hand_message_id)
         self._acting.discard(row.game_id)
+        self._step.pop(row.game_id, None)
         self.table_log.forget(row.game_id)
         for s in row.seats:
             self._drawn.pop((row.game_id, s.seat), None)
@@ -524,7 +542,7 @@ class Renderer:
                 else:
                     mid = await self.svc.messenger.show(user_id, seat_row.hand_message_id, content)
             except Forbidden:
-                await self.private_closed(live, user_id, seat_row.name)
+                await private_closed(self.svc, live, user_id, seat_row.name)
                 continue
             self._drawn[key] = needs
             if mid != seat_row.hand_message_id:
@@ -549,24 +567,6 @@ class Renderer:
             messenger.forget(user_id, old)
             self._obsolete.setdefault(live.game_id, {}).setdefault(user_id, []).append(old)
         return mid
-
-    async def private_closed(self, live: LiveGame, user_id: int, name: str) -> None:
-        """A player blocked the bot (or never opened the chat): no more pings or hands for them
-        in private, and the group is told how to fix it (the table names them on their turn)."""
-        await self.svc.users.set_private_open(user_id, False)
-        live.blocked_notified.add(user_id)
-        if live.row.status != "active":
-            return
-        ctx = screens.make_ctx(self.svc.tr, live.row.lang, live)
-        text = ctx.t(
-            "notice-private-closed",
-            player=f"<b>{screens.esc(name)}</b>",
-            bot=screens.esc("@" + self.svc.bot_username),
-        )
-        try:
-            await self.svc.messenger.send(live.row.chat_id, Content(text))
-        except TelegramError as exc:
-            log.warning("could not tell group %s about a closed chat: %s", live.row.chat_id, exc)
 
     async def _flush_outbox(self, live: LiveGame) -> None:
         row = live.row

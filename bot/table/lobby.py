@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 import engine
@@ -18,7 +19,7 @@ from bot.core.callbacks import Callback
 from bot.core.chat_settings import chat_lang
 from bot.core.i18n import read_game
 from bot.core.live import LiveGame
-from bot.core.messenger import acknowledge
+from bot.core.messenger import Content, acknowledge
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
 from bot.games import game_options, offered_kinds
@@ -453,8 +454,27 @@ async def close_private(svc: Services, user_id: int) -> None:
         if live is None or not live.active or user_id in live.blocked_notified:
             continue
         seat_row = next(s for s in live.row.seats if s.user_id == user_id)
-        await svc.renderer.private_closed(live, user_id, seat_row.name)
+        await private_closed(svc, live, user_id, seat_row.name)
         svc.renderer.refresh(game_id)
+
+
+async def private_closed(svc: Services, live: LiveGame, user_id: int, name: str) -> None:
+    """A player blocked the bot (or never opened the chat): no more pings or hands for them
+    in private, and the group is told how to fix it (the table names them on their turn)."""
+    await svc.users.set_private_open(user_id, False)
+    live.blocked_notified.add(user_id)
+    if live.row.status != "active":
+        return
+    ctx = screens.make_ctx(svc.tr, live.row.lang, live)
+    text = ctx.t(
+        "notice-private-closed",
+        player=f"<b>{screens.esc(name)}</b>",
+        bot=screens.esc("@" + svc.bot_username),
+    )
+    try:
+        await svc.messenger.send(live.row.chat_id, Content(text))
+    except TelegramError as exc:
+        log.warning("could not tell group %s about a closed chat: %s", live.row.chat_id, exc)
 
 
 async def reopen_private(svc: Services, user_id: int) -> None:
