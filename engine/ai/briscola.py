@@ -39,6 +39,9 @@ TRUMP_WORTH = 3
 # (in 120ths). The margin carries most of it: with a few hundred playouts it is a steadier
 # guide than the bare result (measured: more deals won than with weights 0 or 0.5).
 MARGIN_WEIGHT = 2.0
+# How many standard errors of the paired gain a card must show over the normal player's card to
+# replace it (``search.monte_carlo``'s ``confidence``).
+CONFIDENCE = 1.96
 
 
 def _beaters(card: str, trump: str) -> tuple[str, ...]:
@@ -696,4 +699,4 @@ def hard(
 
     if samples is None and budget_ms is None:
         raise ValueError("hard needs a time budget or a number of samples")
-    return monte_carlo(candidates, sample, evaluate, rng, budget_ms, samples)
+    return monte_carlo(candidates, sample, evaluate, rng, budget_ms, samples, CONFIDENCE)
