@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -674,6 +675,7 @@ def hard(
     game: Game | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
+    started = time.perf_counter()  # the budget counts the preparations too
     if PEEK in legal:
         return PEEK
     s = seen_from_view(view)
@@ -699,4 +701,6 @@ def hard(
 
     if samples is None and budget_ms is None:
         raise ValueError("hard needs a time budget or a number of samples")
-    return monte_carlo(candidates, sample, evaluate, rng, budget_ms, samples, CONFIDENCE)
+    return monte_carlo(
+        candidates, sample, evaluate, rng, budget_ms, samples, CONFIDENCE, started=started
+    )

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from functools import cache, lru_cache
 from typing import Any
 
@@ -418,6 +419,7 @@ def hard(
     game: Game | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
+    started = time.perf_counter()  # the budget counts the preparations too
     if KNOCK in legal:
         return KNOCK
     code = ending(view, legal, HARD_ENDGAME_CARDS, game)
@@ -444,4 +446,6 @@ def hard(
         # Every card hidden from the seat dealt again; the hands shown by a knock stay shown.
         return game.sample(seat, r)
 
-    return monte_carlo(candidates, world, value, rng, budget_ms, samples, CONFIDENCE)
+    return monte_carlo(
+        candidates, world, value, rng, budget_ms, samples, CONFIDENCE, started=started
+    )
