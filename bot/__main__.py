@@ -96,7 +96,7 @@ async def connect(application: Application) -> None:
 
 def run(settings: Settings, secret: str | None) -> None:
     """Build the application and run it until interrupted (polling or webhook)."""
-    application = build_application(settings)
+    application = build_application(settings, freeze_heap=True)
     loop = asyncio.get_event_loop()
     sock = None
     if settings.webhook_url:
