@@ -513,6 +513,8 @@ class Belota(Game):
 
     def _settle_declarations(self, events: list[dict[str, Any]]) -> None:
         """After the first trick: the best declaration's team scores all of its own."""
+        if not any(self.declared):
+            return
         order = [(self.dealer + 1 + i) & 3 for i in range(4)]
         declared = [(seat, d) for seat in order for d in self.declared[seat]]
         best = best_declaration(declared, self.dealer)
@@ -656,9 +658,15 @@ class Belota(Game):
         tricks_won = self.tricks_won
         won_cards = self.won_cards
         self._legal = None
+        pos = len(trick)  # cards in the trick
+        if pos:
+            del played[-pos:]  # ``played`` takes a trick's cards once it is complete
         while True:
             hand = hands[seat]
-            legal = legal_cards(hand, seat, led, trump, strength, ws, wv) if trick else hand
+            if not pos or len(hand) == 1:
+                legal = hand
+            else:
+                legal = legal_cards(hand, seat, led, trump, strength, ws, wv)
             if tricks == 0 and can_declare[seat]:
                 i = int(random_() * (len(legal) + 1))
                 if not i:  # "declare" comes first
@@ -670,11 +678,11 @@ class Belota(Game):
                 card = legal[int(random_() * len(legal))]
             append(card)
             hand.remove(card)
-            played.append(card)
             trick.append(card)
             if seat == belota_seat and card in belota_cards:
                 self.belota_played += 1
-            if len(trick) == 1:
+            if not pos:
+                pos = 1
                 led = card[1]
                 ws = seat
                 wv = strength[card]
@@ -686,9 +694,11 @@ class Belota(Game):
                 if value > wv:
                     ws = seat
                     wv = value
-            if len(trick) < 4:
+            if pos < 3:
+                pos += 1
                 seat = (seat + 1) & 3
                 continue
+            played += trick  # the cards played, a trick at a time
             team = ws & 1
             trick_points = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
             card_points[team] += trick_points
@@ -700,6 +710,7 @@ class Belota(Game):
             if tricks == 8:
                 break
             trick = []
+            pos = 0
             leader = seat = ws
         self.last_trick = {"leader": leader, "cards": trick, "seat": ws, "points": trick_points}
         self.trick = []
