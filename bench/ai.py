@@ -15,16 +15,19 @@ Cirulla deal ended by a partitone (all ten diamonds: the game is won at once, th
 counted) counts as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--hard-deals 300] [--budget-ms 250] [--jobs 2]
-                       [--kind briscola] [--level normal|hard] [--skip-hard]
+                       [--kind briscola] [--level normal|hard] [--skip-hard] [--samples 40]
 
 The hard level thinks for ``--budget-ms`` per decision in the pairings (by default
-``engine.ai.DEFAULT_BUDGET_MS``); the last table times it at the default budget on positions
-from normal games. ``--level`` keeps the pairings whose first player is that level.
+``engine.ai.DEFAULT_BUDGET_MS``), or searches ``--samples`` sampled deals per decision (the same
+choices however loaded the machine is: for comparing versions); the last table times it at the
+default budget on positions from normal games. ``--level`` keeps the pairings whose first player
+is that level.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import multiprocessing
 import random
@@ -52,8 +55,11 @@ def deal_points(event: dict) -> list[int]:
     return list(event["points"])
 
 
-def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: int) -> tuple:
-    """Play the first deal of a game seeded ``seed``; return points per side and timings."""
+def play_deal(
+    kind: str, players: int, levels: list[str], seed: int, budget_ms: int, samples: int | None
+) -> tuple:
+    """Play the first deal of a game seeded ``seed``; return points per side and timings (the
+    hard level searching ``samples`` deals per decision when given, else ``budget_ms``)."""
     g = engine.new_game(kind, players, seed=seed)
     rng = random.Random(seed * 7919 + 1)
     times: dict[str, list[float]] = {}
@@ -69,6 +75,9 @@ def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: 
         cpu = time.thread_time()
         if level == "greedy":
             code = greedy(view, legal)
+        elif level == "hard" and samples and len(legal) > 1:
+            hard = importlib.import_module(f"engine.ai.{kind}").hard
+            code = hard(view, legal, rng, samples=samples, game=g)
         else:
             code = choose(view, legal, level, rng, budget_ms, game=g)
         if len(legal) > 1:
@@ -88,12 +97,12 @@ def play_deal(kind: str, players: int, levels: list[str], seed: int, budget_ms: 
 
 def run_pair(args: tuple) -> tuple:
     """One seat-swapped pair of deals; the first level's margins and every timing."""
-    kind, players, first, second, seed, budget_ms = args
+    kind, players, first, second, seed, budget_ms, samples = args
     margins = []
     times: dict[str, list[float]] = {}
     for side in (0, 1):
         levels = [first if s % 2 == side else second for s in range(players)]
-        points, t = play_deal(kind, players, levels, seed, budget_ms)
+        points, t = play_deal(kind, players, levels, seed, budget_ms, samples)
         mine = points[side]
         other = max(p for i, p in enumerate(points) if i != side)
         margins.append(mine - other)
@@ -110,10 +119,10 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-def bench_pairing(kind, players, first, second, deals, budget_ms, pool) -> None:
+def bench_pairing(kind, players, first, second, deals, budget_ms, pool, samples=None) -> None:
     """Play and print one pairing."""
     pairs = max(1, deals // 2)
-    jobs = [(kind, players, first, second, 10_000 + k, budget_ms) for k in range(pairs)]
+    jobs = [(kind, players, first, second, 10_000 + k, budget_ms, samples) for k in range(pairs)]
     start = time.perf_counter()
     margins: list[int] = []
     pair_means: list[float] = []
@@ -180,6 +189,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000, help="deals per normal pairing")
     parser.add_argument("--hard-deals", type=int, default=300, help="deals per hard pairing")
     parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="hard budget")
+    parser.add_argument("--samples", type=int, help="hard: sampled deals per decision")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--kind", choices=KINDS)
     parser.add_argument("--timing", type=int, default=200, help="decisions timed at default")
@@ -190,6 +200,7 @@ def main() -> None:
     print(
         f"deals per pairing: normal {args.deals}, hard {args.hard_deals}; "
         f"hard budget {args.budget_ms} ms, jobs {args.jobs}"
+        + (f", hard samples {args.samples}" if args.samples else "")
     )
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     try:
@@ -198,7 +209,7 @@ def main() -> None:
             if kind not in kinds or (args.skip_hard and hard) or args.level not in (None, first):
                 continue
             deals = args.hard_deals if hard else args.deals
-            bench_pairing(kind, players, first, second, deals, args.budget_ms, pool)
+            bench_pairing(kind, players, first, second, deals, args.budget_ms, pool, args.samples)
     finally:
         if pool:
             pool.close()

@@ -134,7 +134,9 @@ async def play_game(
         private_gap=gap,
         _env_file=None,
     )
-    app = build_application(settings, FakeRequest(fake, latency=latency), publish_commands=False)
+    app = build_application(
+        settings, FakeRequest(fake, latency=latency), publish_commands=False, freeze_heap=True
+    )
     await app.initialize()
     await app.post_init(app)
     svc = app.bot_data["services"]
@@ -303,7 +305,9 @@ async def load(games: int, spec: str, seconds: float) -> None:
         settings = Settings(
             telegram_bot_token=fake.token, database_path=Path(tmp) / "load.db", _env_file=None
         )
-        app = build_application(settings, FakeRequest(fake), publish_commands=False)
+        app = build_application(
+            settings, FakeRequest(fake), publish_commands=False, freeze_heap=True
+        )
         await app.initialize()
         await app.post_init(app)
         svc = app.bot_data["services"]

@@ -120,7 +120,7 @@ def run(settings: Settings, secret: str | None) -> None:
     from bot.core.intake import ALLOWED_UPDATES
     from bot.core.webhook import run_webhook
 
-    application = build_application(settings)
+    application = build_application(settings, freeze_heap=True)
     loop = asyncio.get_event_loop()
     loop.run_until_complete(connect(application))
     try:

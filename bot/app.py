@@ -11,6 +11,7 @@ one user (an alert, a private hand).
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -252,9 +253,16 @@ def build_application(
     get_updates_request: BaseRequest | None = None,
     translator: Translator | None = None,
     publish_commands: bool = True,
+    freeze_heap: bool = False,
 ) -> Application:
     """The bot's application: handlers registered; storage opened and games reloaded in
-    ``post_init``; ``request`` replaces the HTTP layer (tests pass a fake Bot API)."""
+    ``post_init``; ``request`` replaces the HTTP layer (tests pass a fake Bot API).
+
+    ``freeze_heap`` (the bot's own process): once started, everything alive (the libraries,
+    the translations, the reloaded games) is moved out of the garbage collector's sight
+    (``gc.freeze``). A full collection walks the whole heap, and with the libraries loaded it
+    took 0.2 to 0.45 s, all of it inside whichever press it fell on; after the freeze it walks
+    only what came later. Tests leave it off: many applications start in one process there."""
     tr = translator or Translator(LOCALES_DIR)
     application = (
         ApplicationBuilder()
@@ -268,6 +276,7 @@ def build_application(
     application.bot_data["settings"] = settings
     application.bot_data["translator"] = tr
     application.bot_data["publish_commands"] = publish_commands
+    application.bot_data["freeze_heap"] = freeze_heap
     for feature in FEATURES:
         if feature.register is not None:
             feature.register(application)
@@ -297,6 +306,9 @@ async def post_init(application: Application) -> None:
         if feature.setup is not None:
             await feature.setup(application, svc)
     await reload_games(svc)
+    if application.bot_data.get("freeze_heap"):
+        gc.collect()
+        gc.freeze()
 
 
 async def post_stop(application: Application) -> None:

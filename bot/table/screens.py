@@ -313,7 +313,8 @@ def hand_screen(
 ) -> Content:
     """A player's private hand message: the group, the game, whose turn (and a turn timer's
     ``reminder``: the seconds left), the game's state, the cards, the legal actions (public
-    choices too: a Belòta bid is made from the hand as well as from the table)."""
+    choices too: a Belòta bid is made from the hand as well as from the table); at the end,
+    who won, so that a player who follows from the private chat learns it there."""
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
@@ -338,6 +339,7 @@ def hand_screen(
         lines.append(ctx.t("table-cancelled"))
     elif view["is_over"]:
         lines.append(ctx.t("table-over"))
+        lines.append(_winners_line(ctx, game.winners))
     elif acting:
         keyboard = action_rows(ctx, live, view, game.legal_actions(seat))
     else:

@@ -164,59 +164,80 @@ def pick(s: Seen) -> str:
     hand = s.hand
     if len(hand) == 1:
         return hand[0]
+    opp_after, partner_after = _cards_after(s)
+    trumps_out = 0
+    for d in TRUMPS[s.trump]:
+        if d not in s.known:
+            trumps_out += 1
+    late = min(1.0, (s.stock + len(hand)) / 10)
+    if not s.trick:
+        return _lead(s, opp_after, trumps_out, late)
+    return _follow(s, opp_after, partner_after, trumps_out, late)
+
+
+def _cards_after(s: Seen) -> tuple[int, int]:
+    """The cards in the hands of the opponents, and of the partner, still to play this trick."""
     n = s.n
-    known = s.known
-    trump = s.trump
-    unseen = max(40 - len(known), 1)
-    trick = s.trick
-    pos = len(trick)
     sizes = s.hand_sizes
     mate = partner(s.seat) if n == 4 else -1
     opp_after = partner_after = 0
-    for k in range(1, n - pos):
+    for k in range(1, n - len(s.trick)):
         p = (s.seat + k) % n
         if p == mate:
             partner_after = sizes[p]
         else:
             opp_after += sizes[p]
-    trumps_out = 0
-    for d in TRUMPS[trump]:
-        if d not in known:
-            trumps_out += 1
-    late = min(1.0, (s.stock + len(hand)) / 10)
-    best = hand[0]
+    return opp_after, partner_after
+
+
+def _lead(s: Seen, opp_after: int, trumps_out: int, late: float) -> str:
+    """The card to lead: opponents answer seeing it; they take it with a higher card of its suit
+    when that earns points (strozzo), with a briscola when it is worth one."""
+    known = s.known
+    trump = s.trump
+    unseen = max(40 - len(known), 1)
+    best = s.hand[0]
     best_score = -1e9
-    if pos == 0:
-        # Leading: opponents answer seeing the card; they take it with a higher card of its suit
-        # when that earns points (strozzo), with a briscola when it is worth one.
-        for card in hand:
-            value = CARD_POINTS[card]
-            beaters = 0
-            extra = 0.0
-            for d in HIGHER_SAME[card]:
-                if d not in known and (value or CARD_POINTS[d]):
-                    beaters += 1
-                    extra += CARD_POINTS[d]
-            is_trump = card[1] == trump
-            if not is_trump and value >= TRUMP_WORTH:
-                beaters += trumps_out
-            score = value * (1 - 2 * _p_some(beaters, unseen, opp_after))
-            score -= extra * opp_after / unseen + 0.01 * CARD_STRENGTH[card]
-            if is_trump:
-                score -= _keep(card, known, late)
-            if score > best_score:
-                best, best_score = card, score
-        return best
+    for card in s.hand:
+        value = CARD_POINTS[card]
+        beaters = 0
+        extra = 0.0
+        for d in HIGHER_SAME[card]:
+            if d not in known and (value or CARD_POINTS[d]):
+                beaters += 1
+                extra += CARD_POINTS[d]
+        is_trump = card[1] == trump
+        if not is_trump and value >= TRUMP_WORTH:
+            beaters += trumps_out
+        score = value * (1 - 2 * _p_some(beaters, unseen, opp_after))
+        score -= extra * opp_after / unseen + 0.01 * CARD_STRENGTH[card]
+        if is_trump:
+            score -= _keep(card, known, late)
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def _follow(s: Seen, opp_after: int, partner_after: int, trumps_out: int, late: float) -> str:
+    """The card to play on a trick already led: each card scored by the points it should win
+    (taking the trick, or loading the partner's safe one) or lose (the partner to play may
+    still take the trick back), less what a briscola is worth kept."""
+    known = s.known
+    trump = s.trump
+    unseen = max(40 - len(known), 1)
+    trick = s.trick
     wi = trick_winner(trick, trump)
     wcard = trick[wi]
     wsuit = wcard[1]
     lead_suit = trick[0][1]
-    partner_wins = (s.leader + wi) % n == mate
+    partner_wins = s.n == 4 and (s.leader + wi) % 4 == partner(s.seat)
     pot = 0
     for c in trick:
         pot += CARD_POINTS[c]
     rescue = -1.0
-    for card in hand:
+    best = s.hand[0]
+    best_score = -1e9
+    for card in s.hand:
         value = pot + CARD_POINTS[card]
         is_trump = card[1] == trump
         beats = CARD_STRENGTH[card] > CARD_STRENGTH[wcard] if card[1] == wsuit else is_trump
@@ -232,14 +253,7 @@ def pick(s: Seen) -> str:
             score = value * (1 - 2 * _p_some(beaters, unseen, opp_after))
         else:
             if rescue < 0:
-                # The partner still to play may take the trick back.
-                rescue = 0.0
-                if partner_after:
-                    beaters = 0
-                    for d in BEATERS[trump][wcard]:
-                        if d not in known:
-                            beaters += 1
-                    rescue = 0.7 * _p_some(beaters, unseen, partner_after)
+                rescue = _rescue(s, wcard, partner_after)
             score = -value * (1 - 2 * rescue)
         score -= 0.01 * CARD_STRENGTH[card]
         if is_trump:
@@ -247,6 +261,18 @@ def pick(s: Seen) -> str:
         if score > best_score:
             best, best_score = card, score
     return best
+
+
+def _rescue(s: Seen, wcard: str, partner_after: int) -> float:
+    """The weight of the chance that the partner still to play takes back a trick that
+    ``wcard`` holds for the opponents (0 with no partner after this seat)."""
+    if not partner_after:
+        return 0.0
+    beaters = 0
+    for d in BEATERS[s.trump][wcard]:
+        if d not in s.known:
+            beaters += 1
+    return 0.7 * _p_some(beaters, max(40 - len(s.known), 1), partner_after)
 
 
 def normal(

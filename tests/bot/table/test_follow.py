@@ -134,7 +134,8 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
     played appears as played in a version of the group's table, or in the deal's result, about
     its deal and sent after it was played, and no message shows another deal's plays; each
     human turn sends exactly one new private message to that player; at the end each private
-    chat holds one hand message of the game, without buttons, and no reminder."""
+    chat holds one hand message of the game, without buttons, naming the winners as the table
+    does, and no reminder."""
     table = make_table(players)
     await table.start(kind, players)
     bot.svc.renderer.window = DEFAULT_WINDOW
@@ -191,10 +192,19 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
         by_deal.setdefault(deal, set()).add(card)
     for n, deal, shown in group_texts:  # a message shows the plays of its own deal only
         assert deal is None or shown <= by_deal.get(deal, set()), (kind, n, deal)
+    ending = [
+        line
+        for m in table.group_messages()
+        if not m.deleted
+        for line in m.text.split("\n")
+        if line.startswith(("🏆", "🤝"))
+    ]
+    assert len(ending) == 1
     for user in table.users:
         alive = [m for m in table.fake.messages(user) if not m.deleted]
         hands = [m for m in alive if m.text.startswith(f"🃏 {table.group['title']} ·")]
         assert len(hands) == 1 and not hands[0].buttons
+        assert ending[0] in hands[0].text.split("\n")
         assert not any("⏳" in m.text for m in alive)
     assert table.finished()
     pings = pings_of(table, start)
