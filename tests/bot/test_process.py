@@ -33,15 +33,21 @@ WAIT = 30.0
 STARTUP = 180.0
 
 
-def wait_for(what: str, condition: Callable[[], object], bound: float = WAIT) -> object:
-    """Poll until ``condition()`` is truthy; fail naming ``what`` if it never comes."""
+def wait_for(
+    what: str,
+    condition: Callable[[], object],
+    bound: float = WAIT,
+    explain: Callable[[], str] | None = None,
+) -> object:
+    """Poll until ``condition()`` is truthy; fail naming ``what`` (and what ``explain`` says
+    was seen instead) if it never comes."""
     deadline = time.monotonic() + bound
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
         time.sleep(0.05)
-    pytest.fail(f"the bot never got to: {what}")
+    pytest.fail(f"the bot never got to: {what}" + (f"\n{explain()}" if explain else ""))
 
 
 def free_port() -> int:
