@@ -18,7 +18,7 @@ from engine.ai import belota as ai
 from engine.ai import choose
 from engine.belota.tables import STRENGTH
 from engine.cards import PACK_32
-from tests.engine.belota_deals import new_hand
+from tests.engine.belota_deals import new_hand, play_cards
 
 TAKE = ["take", "pass", "pass", "pass"]
 
@@ -155,6 +155,51 @@ def test_rule_1_is_the_takers_own_the_partner_keeps_its_trumps():
     )
     assert g.current_seat == 1 and g.view(1)["contract"]["declarer"] == 3
     assert normal_choice(g)[1] != "H"
+
+
+def test_rule_2_the_last_three_tricks_are_searched_exactly():
+    """Diamonds are trump; with three tricks left, six deals agree with seat 0's view. Its
+    partner leads 8C, seat 3 throws JH: the rules alone would load QS on the partner's trick,
+    but over those six deals the queen, kept, wins the deal and the queen thrown loses it."""
+    hands = {
+        0: "AH TD KC AS QS TH 8S 7S",
+        1: "JC 8D JD 9S AC QH KD 7H",
+        2: "AD 7D QC 8H 7C QD 8C 9D",
+        3: "JS TS KS 9H 9C JH TC KH",
+    }
+    g, _ = new_hand(hands, taker=1, turned="QH", bids=["pass"] * 4 + ["trump:D", *TAKE[1:]])
+    for trick in (
+        "JD 7D TS TD",
+        "AC 7C TC KC",
+        "7H 8H 9H AH",
+        "AS 9S 9D JS",
+        "QC 9C TH JC",
+        "8C JH",
+    ):
+        play_cards(g, *trick.split())
+    view, legal = g.view(0), g.legal_actions(0)
+    assert g.current_seat == 0 and view["hand"] == ["QS", "8S", "7S"]
+    assert len(g.deals(0, 12)) == 6
+    assert ai.choose_card(ai.table_from_view(view, legal)) == "QS"
+    assert normal_choice(g) in ("8S", "7S")
+    assert choose(view, legal, "normal", random.Random(0)) in ("8S", "7S")  # from the view alone
+
+
+def test_rule_3_a_trump_is_not_spent_on_a_small_trick():
+    """Clubs are trump, taken by seat 3. Its partner's KD, the master of diamonds, holds the
+    trick against 9D; seat 3, void in diamonds, throws 9H and keeps its jack of trump (with the
+    keep worth half as much, it spent JC to make sure of four points)."""
+    hands = {
+        0: "9S QC KS TH QD AH 7H 8H",
+        1: "KD AS JS QH TC TD QS 7D",
+        2: "8S TS 9C 9D 7S KH 8D JH",
+        3: "JC KC JD AC 7C 8C 9H AD",
+    }
+    g, _ = new_hand(hands, taker=3, turned="8C", bids=["pass", "pass", *TAKE])
+    for trick in ("AS 7S AD 9S", "TD 8D JD QD", "KD 9D"):
+        play_cards(g, *trick.split())
+    assert g.current_seat == 3
+    assert normal_choice(g) == "9H"
 
 
 def test_memory_reads_voids_and_trumps_a_player_could_not_hold():
