@@ -8,19 +8,22 @@ a button press carrying the callback data the bot drew. Three ways of pressing:
   make the wait longer, so it is off);
 - human: each press comes after a think time drawn from a log-normal law (median 2.5 s, most
   between 1 and 6 s, never under 0.7 s), on a button the player's message shows, with the
-  group edit window of ``bot/core/settings.py``; think times, the window and the gap between two
-  messages to one private chat are all multiplied by ``--scale`` so that the bench stays fast;
-- burst: presses back to back while each Bot API call takes ``--latency`` ms (players, or
-  computer players, faster than Telegram answers: the renderer folds changes together; no
-  window).
+  group edit window of ``bot/core/settings.py`` (or ``--window``); think times, the window and
+  the gap between two messages to one private chat are all multiplied by ``--scale`` so that
+  the bench stays fast (at 0.01 the bot's own milliseconds weigh against a 30 ms window, and
+  the figure moves with the machine's load; at 0.05 they hardly do);
+- burst: each press as soon as its button shows, while each Bot API call takes ``--latency``
+  ms (players who never think, on a distant Bot API: the renderer folds the changes made
+  while a call is answered; no window).
 
 Printed per game and mode: the Bot API calls per card played in the group and in private chats
 (callback answers apart; from the start of the game to its last message, bids and results
 included; the cards the bot plays itself when nobody has a choice left count as cards played);
 and, paced, presses per second and the p50/p99 time to handle one card-play press (decode,
 engine, SQLite commit, callback answer; rendering runs in the background). With ``--causes``,
-the paced group calls per card split by what caused them: a card, a bid or other action, the
-table at a deal's end (the next deal, or the end of the game), the deal's result message.
+the group calls per card split by what each was for when it was made: a table edit after a
+card, a bid or another action (with the bidding's buttons or not), a table sent (a new deal's),
+a result message, a table turned into the deal's result, a deletion.
 
 Also printed: pings per human turn (hands sent afresh to the player to act; 1.00 is one per
 turn) and the total calls per card, group and private together, deletions included.
@@ -31,7 +34,8 @@ group edit window and the private gap at their defaults; each player presses as 
 buttons show. Printed over ``--load-seconds`` once every game has started: cards per second, and the
 p50/p95 time from a press to the next player's buttons (their ping).
 
-    python bench/bot.py [--games 4] [--latency 20] [--scale 0.01] [--kind briscola] [--causes]
+    python bench/bot.py [--games 4] [--latency 20] [--scale 0.05] [--kind briscola] [--causes]
+                        [--players 4] [--mode human] [--window 3]
     python bench/bot.py --load [--load-games 50] [--load-kind briscola-2] [--load-seconds 30]
 """
 
@@ -104,24 +108,64 @@ async def shown(
     raise RuntimeError(f"the button {data} never showed")
 
 
-def cause_of(
-    method: str, code: str, pack: tuple[str, ...], events: list[dict], announced: frozenset[str]
-) -> str:
-    """What a group call made after a press is for: the deal's result message, the table at a
-    deal's end (the next deal, or the end of the game), a card, or another action (a bid)."""
+class CallLog(list):
+    """The fake's call log, which also notes what each group call was for when it was made
+    (``cause``), in ``causes``."""
+
+    def __init__(self, calls: list, cause: Callable[[str, dict], str | None]) -> None:
+        super().__init__(calls)
+        self.cause = cause
+        self.causes: Counter[str] = Counter()
+
+    def append(self, item: tuple[str, dict]) -> None:
+        super().append(item)
+        method, params = item
+        if method in MESSAGE_METHODS and params.get("chat_id", 0) < 0:
+            label = self.cause(method, params)
+            if label is not None:
+                self.causes[label] += 1
+
+
+def _has_button(params: dict, op: str) -> bool:
+    markup = params.get("reply_markup") or {}
+    rows = markup.get("inline_keyboard") or [] if isinstance(markup, dict) else []
+    return any(str(b.get("callback_data", "")).startswith(op + ":") for r in rows for b in r)
+
+
+def cause_of(method: str, params: dict, live, pack: tuple[str, ...], ui) -> str:
+    """What a group call is for, read when it is made: a table sent (a new deal's, or brought
+    down), a result message, the table turned into the deal's result, a deletion, or a table
+    edit for the latest action (a card, a bid or another action; "with bids" when the table
+    carries or carried the bidding's buttons)."""
+    if method.startswith("delete"):
+        return "deletion"
+    table = _has_button(params, "h")  # the table's "my cards" button
     if method == "sendMessage":
-        return "result message" if any(e["type"] in announced for e in events) else "other message"
-    if any(e["type"] in announced for e in events):
-        return "table: deal's end"
-    return "table: card" if code[:2] in pack else f"table: {code.split(':')[0]}"
+        return "table sent" if table else "result message"
+    if not table:
+        return "table -> result"
+    game = live.game
+    code = game.actions[-1] if game is not None and game.actions else ""
+    what = "card" if code[:2] in pack else code.split(":")[0] or "start"
+    if _has_button(params, "a"):
+        return f"table: {what} (bid buttons)"
+    return f"table: {what}"
 
 
 async def play_game(
-    kind: str, players: int, seed: int, mode: str, latency: float, scale: float, db: Path
+    kind: str,
+    players: int,
+    seed: int,
+    mode: str,
+    latency: float,
+    scale: float,
+    db: Path,
+    window: float | None = None,
 ):
     """One game from /nuova to the end; returns (card press times, group, private, cards)."""
     fake = FakeTelegram()
-    window = Settings.model_fields["group_edit_window"].default * scale if mode == "human" else 0
+    window = window if window is not None else Settings.model_fields["group_edit_window"].default
+    window = window * scale if mode == "human" else 0
     # The gap between two messages to one private chat, scaled with the think times (at 1 s
     # while players think for 25 ms, it would hold every other message back).
     gap = Settings.model_fields["private_gap"].default * (scale if mode == "human" else 1)
@@ -165,7 +209,8 @@ async def play_game(
     ui = ui_for(kind)
     pack = engine.GAMES[kind].pack
     times = []
-    causes: Counter[str] = Counter()  # paced: the group's calls by what caused them
+    # The group's calls by what they were for, noted as they are made.
+    fake.calls = log = CallLog(fake.calls, lambda m, p: cause_of(m, p, live, pack, ui))
     # A press is played on a copy that becomes the live game once committed: read it afresh.
     game = live.game
     turns = {(live.turn_started, game.current_seat)} if hasattr(live, "turn_started") else set()
@@ -181,15 +226,15 @@ async def play_game(
             chat, message_id = group, live.row.table_message_id
         else:
             chat, message_id = users[seat], live.row.seat_row(seat).hand_message_id
-        if mode == "human":
-            await asyncio.sleep(think_time(thinking) * scale)
+        if mode != "paced":  # the player presses a button they see
+            if mode == "human":
+                await asyncio.sleep(think_time(thinking) * scale)
             if chat is group:
                 message_id = await shown(fake, chat, lambda: live.row.table_message_id, data)
             else:
                 row = live.row.seat_row(seat)
                 message_id = await shown(fake, chat, lambda r=row: r.hand_message_id, data)
         update = fake.press(users[seat], fake.message(chat, message_id), data)
-        before = len(fake.calls)
         elapsed = await feed(app, update)
         if code[:2] in pack:  # a card, with or without a capture
             times.append(elapsed)
@@ -197,13 +242,6 @@ async def play_game(
             turns.add((live.turn_started, live.game.current_seat))
         if mode == "paced":
             await svc.renderer.drain()
-            causes.update(
-                cause_of(method, code, pack, live.last_events, ui.announced)
-                for method, params in fake.calls[before:]
-                if method in MESSAGE_METHODS and params["chat_id"] < 0
-            )
-        else:
-            await asyncio.sleep(0)
     await svc.renderer.drain()
     # Every card played, the ones the bot played itself when nobody had a choice included.
     cards = sum(1 for _, code in await svc.storage.actions(live.game_id) if code[:2] in pack)
@@ -217,7 +255,7 @@ async def play_game(
     pings = getattr(svc.renderer, "pings", 0) - pings
     await app.shutdown()
     await app.post_shutdown(app)
-    return times, group_calls, private_calls, cards, causes, pings, len(turns)
+    return times, group_calls, private_calls, cards, log.causes, pings, len(turns)
 
 
 async def main() -> None:
@@ -226,11 +264,14 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="games per line")
     parser.add_argument("--latency", type=float, default=20.0, help="ms per call in burst mode")
     parser.add_argument(
-        "--scale", type=float, default=0.01, help="human mode: think times and window times this"
+        "--scale", type=float, default=0.05, help="human mode: think times and window times this"
     )
+    parser.add_argument("--window", type=float, help="human mode: the group edit window (s)")
     parser.add_argument("--kind", choices=offered_kinds())
+    parser.add_argument("--players", type=int, help="only this player count")
+    parser.add_argument("--mode", choices=MODES, action="append", help="only this mode (again)")
     parser.add_argument(
-        "--causes", action="store_true", help="paced: the group's calls per card by cause"
+        "--causes", action="store_true", help="the group's calls per card by what they were for"
     )
     parser.add_argument("--load", action="store_true", help="many games at once, rate limited")
     parser.add_argument("--load-games", type=int, default=50)
@@ -249,7 +290,9 @@ async def main() -> None:
         n = 0
         for kind in kinds:
             for players in engine.GAMES[kind].player_counts:
-                for mode in MODES:
+                if args.players not in (None, players):
+                    continue
+                for mode in args.mode or MODES:
                     latency = args.latency / 1000 if mode == "burst" else 0.0
                     times: list[float] = []
                     group = private = cards = pings = turns = 0
@@ -264,6 +307,7 @@ async def main() -> None:
                             latency,
                             args.scale,
                             Path(tmp) / f"{n}.db",
+                            args.window,
                         )
                         times += result[0]
                         group += result[1]

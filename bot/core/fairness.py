@@ -7,8 +7,9 @@ Two pieces, both keyed by chat:
   429 ("retry after N") pauses only the chat it was about. A call waiting for its group's
   budget holds nothing another chat needs: it takes the overall budget only once its group lets
   it go. (python-telegram-bot's ``AIORateLimiter`` pauses every request of the bot on any 429.)
-  When the overall budget is short, the calls a player waits for come first (``URGENT``: a
-  ping, a reply; the default) and those that can wait come after (``LATER``: a table edit,
+  When the overall budget is short, the answers to presses and inline queries come first
+  (``ANSWER``: a button stops spinning), then the calls a player waits for (``URGENT``: a
+  ping, a reply; the default), and those that can wait come after (``LATER``: a table edit,
   a deletion; see ``later``), with a share of the budget kept for them so that they still go.
 - ``ChatFairProcessor`` runs the updates: at most ``per_chat`` of one chat at once, at most
   ``queue`` more of it waiting; what comes beyond that share is dropped (a press is answered
@@ -42,14 +43,19 @@ KEEP_LIMITERS = 512
 RETRY_SLACK = 0.1
 
 
-# The priority of the Bot API calls made in a context (see ``later``).
-URGENT = 0
-LATER = 1
+# The priority of a Bot API call: answers to presses and inline queries (``ANSWERS``), then
+# the calls made in a context (see ``later``).
+ANSWER = 0
+URGENT = 1
+LATER = 2
+PRIORITIES = 3
+# Calls that name no chat but go to a user at once: they count in the overall budget, first.
+ANSWERS = frozenset({"answerCallbackQuery", "answerInlineQuery"})
 _priority: ContextVar[int] = ContextVar("call_priority", default=URGENT)
 # A call's place in the overall budget already taken (``CallBudget.reserve``): the next call
 # made in this context spends it instead of waiting again.
 _reserved: ContextVar[bool] = ContextVar("call_reserved", default=False)
-# When both kinds wait, one call in LATER_SHARE goes to a LATER one.
+# When LATER calls wait beside others, one call in LATER_SHARE goes to a LATER one.
 LATER_SHARE = 4
 
 
@@ -65,16 +71,16 @@ def later() -> Iterator[None]:
 
 class CallBudget:
     """At most ``max_rate`` calls in any ``period`` seconds (a leaky bucket, as aiolimiter's),
-    the calls that wait served urgent first, each kind in order, one in ``LATER_SHARE`` to a
-    ``LATER`` call when both wait."""
+    the calls that wait served answers first, then urgent ones, each kind in order, one in
+    ``LATER_SHARE`` to a ``LATER`` call when others wait beside it."""
 
     def __init__(self, max_rate: float, period: float = 1.0) -> None:
         self.max_rate = max_rate
         self._drain = max_rate / period  # calls per second leaving the bucket
         self._level = 0.0
         self._last = 0.0
-        self._queues: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
-        self._granted = 0  # grants while both kinds waited, to give LATER its share
+        self._queues = tuple(deque[asyncio.Future[None]]() for _ in range(PRIORITIES))
+        self._granted = 0  # grants while LATER and others waited, to give LATER its share
         self._timer: asyncio.TimerHandle | None = None
 
     def _leak(self) -> float:
@@ -108,14 +114,14 @@ class CallBudget:
         for queue in self._queues:
             while queue and queue[0].done():
                 queue.popleft()  # given up while waiting
-        urgent, low = self._queues
-        if urgent and low:
+        *first, low = self._queues
+        ahead = next((queue for queue in first if queue), None)
+        if ahead is not None and low:
             self._granted += 1
             if self._granted % LATER_SHARE == 0:
                 return low.popleft()
-            return urgent.popleft()
-        if urgent:
-            return urgent.popleft()
+        if ahead is not None:
+            return ahead.popleft()
         return low.popleft() if low else None
 
     def _grant(self) -> None:
@@ -242,17 +248,19 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         with contextlib.suppress(ValueError, TypeError):
             chat = int(chat)
         is_group = (isinstance(chat, int) and chat < 0) or isinstance(chat, str)
+        answer = endpoint in ANSWERS
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
         for attempt in range(retries + 1):
             await self._wait_pause(chat)
             group = self._group_limiter(chat) if is_group else contextlib.nullcontext()
-            overall = self.overall if chat is not None else None
+            # Calls of the bot itself (getMe, setMyCommands, the webhook) count in no budget.
+            overall = self.overall if chat is not None or answer else None
             try:
                 async with group:
-                    if _reserved.get():
+                    if _reserved.get() and not answer:
                         _reserved.set(False)  # its place was taken beforehand
                     elif overall is not None:
-                        await overall.acquire(_priority.get())
+                        await overall.acquire(ANSWER if answer else _priority.get())
                     # A 429 for this chat may have come while this call waited for a budget.
                     await self._wait_pause(chat)
                     return await callback(*args, **kwargs)

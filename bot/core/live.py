@@ -15,11 +15,13 @@ import engine
 from bot.core.storage import GameRow, Storage
 from bot.games import ui_for
 
-# Events kept in memory for the table and the results: every move since the table's previous
-# version must still be here when it is drawn, however many deals end before (several deals
-# inside one edit window, or played in the Mini App while the Bot API is out). 256 lost the
-# first deal's moves when seven Cirulla deals ended inside one window (about 45 events each).
-RECENT_EVENTS = 1024
+# Events kept in memory for the table and the results (a few deals of any game: a Cirulla
+# deal makes about 45). A table further behind than half of them is drawn at once, whatever its
+# group's edit window (``bot.table.edits``), so that the moves it has not shown are still here
+# for it and for the results waiting; one that fell further behind still (the Bot API out while
+# moves go on, in the Mini App or by computer players) is drawn from the game's state, and the
+# results open with the moves it never showed as far as they are kept.
+RECENT_EVENTS = 256
 # Local mode's games (``python -m bot --local``) sit at this table: no Telegram chat or user
 # has id 0, and the bot never writes to Telegram about them.
 LOCAL_CHAT = 0

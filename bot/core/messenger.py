@@ -84,14 +84,18 @@ class Messenger:
         self.latest[chat_id] = max(self.latest.get(chat_id, 0), message.message_id)
         return message.message_id
 
+    def shows(self, chat_id: int, message_id: int | None, content: Content) -> bool:
+        """Whether the message is known to show ``content`` already (no call needed)."""
+        return message_id is not None and self._shown.get((chat_id, message_id)) == content.key()
+
     async def show(self, chat_id: int, message_id: int | None, content: Content) -> int:
         """Make ``message_id`` show ``content`` (edit), or send it anew if there is no message
         or it is lost; return the id of the message that now shows it."""
         if message_id is None:
             return await self.send(chat_id, content)
-        key = content.key()
-        if self._shown.get((chat_id, message_id)) == key:
+        if self.shows(chat_id, message_id, content):
             return message_id
+        key = content.key()
         self.calls += 1
         try:
             await self.bot.edit_message_text(

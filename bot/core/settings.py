@@ -31,9 +31,11 @@ class Settings(BaseSettings):
     group_max_rate: float = Field(default=20, ge=0)
     overall_max_rate: float = Field(default=30, ge=0)
     max_retries: int = Field(default=3, ge=0, le=10)
-    # Seconds between two table edits in one group: 20 messages a minute is one every 3 s.
-    # Changes made within the window are shown together by one edit; 0 edits at every change.
-    group_edit_window: float = Field(default=3.0, ge=0, le=60)
+    # Seconds between two table edits in one group. A group takes about 20 messages a minute
+    # (one every 3 s); edits every 4 s use 15 of them and leave the rest for what cannot wait
+    # (a deal's result and its next table, Belòta's bids, notices, /tavolo). Changes made within
+    # the window are shown together by one edit; 0 edits at every change.
+    group_edit_window: float = Field(default=4.0, ge=0, le=60)
     # Seconds between two messages the bot sends to one private chat (Telegram: one a second).
     private_gap: float = Field(default=1.0, ge=0, le=10)
     # A computer player's pause before it plays, so that its moves can be followed.

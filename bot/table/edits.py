@@ -20,7 +20,7 @@ in one ``deleteMessages``) and the table edits wait for a ``LATER`` place, each 
 its place has come (so it shows the latest state: the changes made meanwhile fold into it), and
 a change of the game meanwhile sends its task back to the ping.
 
-The table shows every move since its previous version (``table_since``). When a deal ends, the
+The table shows every move since its previous version (``TableLog``). When a deal ends, the
 table message becomes the deal's result and the next deal's table is sent at the bottom of the
 group, so the buttons the players need are never above the result.
 
@@ -43,10 +43,11 @@ from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot.core.chat_settings import get_settings
 from bot.core.fairness import CallBudget, later
-from bot.core.live import LiveGame
+from bot.core.live import RECENT_EVENTS, LiveGame
 from bot.core.messenger import Content
 from bot.games import ui_for
 from bot.table import screens
+from bot.table.table_log import TableLog
 
 if TYPE_CHECKING:
     from bot.core.services import Services
@@ -76,8 +77,7 @@ class Renderer:
         self._pinged: dict[tuple[int, int], tuple[int, int | None]] = {}
         # (game, seat) -> (turn, seconds left) of a turn timer's reminder
         self._reminders: dict[tuple[int, int], tuple[int, int]] = {}
-        # game id -> (event serial the table's version starts from, serial it was drawn at)
-        self._table_serials: dict[int, tuple[int, int]] = {}
+        self.table_log = TableLog()  # what each version of a table shows of the moves
         self.pings = 0  # pings sent, for the benchmark
         self._bring_down: set[int] = set()  # games whose live message goes to the bottom
         self._brought_down: dict[int, float] = {}  # game id -> loop time it last went down
@@ -95,6 +95,7 @@ class Renderer:
         self._obsolete: dict[int, dict[int, list[int]]] = {}
         self._waiting_due: set[int] = set()  # games whose waiting hands are to look at
         self._places: dict[asyncio.Event, asyncio.Task] = {}  # a game's place in the budget
+        self._stage: dict[int, set[int]] = {}  # game id -> the set of the step under way
         # (game, seat) -> what that seat's hand showed that a waiting player needs (``hand_needs``)
         self._drawn: dict[tuple[int, int], tuple] = {}
 
@@ -142,54 +143,20 @@ class Renderer:
         )
 
     async def _run(self, game_id: int) -> None:
+        """The game's rendering task: passes until nothing is left to bring up to date; a pass
+        that cannot reach Telegram is tried again, then put off for later."""
         wake = self._wake[game_id] = asyncio.Event()
         try:
             failures = 0
             while self._pending(game_id):
                 wake.clear()
-                stage = self._dirty
                 try:
-                    if game_id in self._dirty:
-                        # The player to act first: their ping is urgent.
-                        self._dirty.discard(game_id)
-                        self._waiting_due.add(game_id)
-                        await self.render_private(game_id, waiting=False)
+                    if await self._pass(game_id, wake):
+                        failures = 0
                         self._answered_again(game_id)
-                    # The rest can wait behind other games' pings; each call waits for its
-                    # place before it is drawn (so it shows the latest state), and a change
-                    # meanwhile sends this task back to the top for its ping.
-                    if game_id in self._waiting_due:
-                        self._waiting_due.discard(game_id)
-                        stage = self._waiting_due
-                        with later():
-                            await self.render_private(game_id, waiting=True, wake=wake)
-                        if game_id in self._waiting_due:
-                            continue  # a change came first
-                    stage = self._group_dirty
-                    if not await self._delete_obsolete(game_id, wake):
-                        continue
-                    if game_id not in self._group_dirty:
-                        continue
-                    wait = await self._group_wait(game_id)
-                    if wait > 0:
-                        # Woken early by a change: its hand messages go first.
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(wake.wait(), wait)
-                        continue
-                    urgent = game_id in self._acting or await self._table_acts(game_id)
-                    if not urgent and not await self._my_turn(wake):
-                        continue
-                    self._group_dirty.discard(game_id)
-                    if urgent:
-                        await self.render_group(game_id)
-                    else:
-                        with later():
-                            await self.render_group(game_id)
-                    failures = 0
-                    self._answered_again(game_id)
                 except NetworkError as exc:  # timeouts included: try again a little later
                     failures += 1
-                    stage.add(game_id)
+                    self._stage.pop(game_id, self._dirty).add(game_id)
                     if failures < RETRIES:
                         log.info(
                             "rendering game %s failed (%s), attempt %d", game_id, exc, failures
@@ -205,9 +172,56 @@ class Renderer:
         finally:
             del self._tasks[game_id]
             self._wake.pop(game_id, None)
+            self._stage.pop(game_id, None)
             place = self._places.pop(wake, None)
             if place is not None:
                 place.cancel()
+
+    async def _pass(self, game_id: int, wake: asyncio.Event) -> bool:
+        """One pass: the player to act's hand, the waiting hands, the old hands' deletions, the
+        group's messages (True once drawn; False: a change or the group's window came first).
+        ``_stage`` names the step under way, to be done again if Telegram fails it."""
+        self._stage[game_id] = self._dirty
+        if game_id in self._dirty:
+            # The player to act first: their ping is urgent.
+            self._dirty.discard(game_id)
+            self._waiting_due.add(game_id)
+            await self.render_private(game_id, waiting=False)
+            self._answered_again(game_id)
+        # The rest waits behind other games' pings, each call drawn once its place has come (so
+        # it shows the latest state); a change meanwhile sends this task back for its ping.
+        if game_id in self._waiting_due:
+            self._waiting_due.discard(game_id)
+            self._stage[game_id] = self._waiting_due
+            with later():
+                await self.render_private(game_id, waiting=True, wake=wake)
+            if game_id in self._waiting_due:
+                return False  # a change came first
+        self._stage[game_id] = self._group_dirty
+        if not await self._delete_obsolete(game_id, wake):
+            return False
+        return game_id in self._group_dirty and await self._group_pass(game_id, wake)
+
+    async def _group_pass(self, game_id: int, wake: asyncio.Event) -> bool:
+        """Draw the group's messages once the group's window lets them go and their place in
+        the budget has come (a table carrying the bids of the player to act goes at once).
+        True once drawn; False when the window or a change came first."""
+        wait = await self._group_wait(game_id)
+        if wait > 0:
+            if await self._table_current(game_id):
+                self._group_dirty.discard(game_id)  # nothing to wait for
+            else:
+                # Woken early by a change: its hand messages go first.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), wait)
+            return False
+        urgent = game_id in self._acting or await self._table_acts(game_id)
+        if not urgent and not await self._my_turn(wake):
+            return False
+        self._group_dirty.discard(game_id)
+        with contextlib.nullcontext() if urgent else later():
+            await self.render_group(game_id)
+        return True
 
     def _budget(self) -> CallBudget | None:
         """The bot's overall budget of calls, if it has one."""
@@ -291,6 +305,8 @@ class Renderer:
         if game_id in self._acting or ui_for(live.row.kind).table_actions(live.game.view(None)):
             # The table carries (or carried, now stale) the buttons of the player to act.
             return 0.0
+        if live.serial - self.table_log.drawn_at(live) > RECENT_EVENTS // 2:
+            return 0.0  # far behind: drawn while its moves are still kept
         last = self._last_group.get(live.row.chat_id)
         if last is None:
             return 0.0
@@ -375,7 +391,7 @@ class Renderer:
             if s.user_id is not None and s.hand_message_id is not None:
                 messenger.forget(s.user_id, s.hand_message_id)
         self._acting.discard(row.game_id)
-        self._table_serials.pop(row.game_id, None)
+        self.table_log.forget(row.game_id)
         for s in row.seats:
             self._drawn.pop((row.game_id, s.seat), None)
             self._pinged.pop((row.game_id, s.seat), None)
@@ -412,36 +428,23 @@ class Renderer:
             row.lobby_message_id = mid
             await self.svc.storage.set_lobby_message(row.game_id, mid)
 
-    def table_since(self, live: LiveGame) -> list[dict]:
-        """The events the table shows: every one since the table's previous version (so
-        that no card, scopa or declaration is lost when edits are coalesced), none from
-        before the deal's result."""
-        serial = live.serial
-        base, drawn = self._table_serials.get(live.game_id, (serial, serial))
-        if serial != drawn:
-            base = drawn
-        self._table_serials[live.game_id] = (base, serial)
-        events = live.events_since(base)
-        announced = ui_for(live.row.kind).announced
-        for i in range(len(events) - 1, -1, -1):
-            if events[i]["type"] in announced:
-                return events[i + 1 :]
-        return events
-
-    def _unseen(self, live: LiveGame, before: int) -> list[dict]:
-        """The moves of a deal made since the table's latest version and before the action
-        that ended it (its result shows that action's own moves; ``before``: the event serial
-        that action started at), as the result draws them. Several results may wait for one
-        edit (deals played inside one edit window): each opens with its own deal's moves."""
-        drawn = self._table_serials.get(live.game_id, (live.serial, live.serial))[1]
-        events = live.events_since(drawn)
-        events = events[: max(0, len(events) - (live.serial - before))]
-        ui = ui_for(live.row.kind)
-        for i in range(len(events) - 1, -1, -1):
-            if events[i]["type"] in ui.announced:
-                events = events[i + 1 :]
-                break
-        return [e for e in events if e["type"] in ui.closing]
+    async def _table_current(self, game_id: int) -> bool:
+        """Whether the group's table already shows the game as it is (nothing moved since its
+        last edit, which drew the changes made while it waited for its turn): then nothing
+        waits out the window for it."""
+        live = await self.svc.games.get(game_id)
+        if live is None or not live.active or game_id in self._bring_down:
+            return False
+        row = live.row
+        if row.table_message_id is None or self.table_log.drawn_at(live) != live.serial:
+            return False
+        live.commentary = (await get_settings(self.svc.storage, row.chat_id)).commentary
+        async with live.lock:
+            since = self.table_log.since(live)[1]
+            content = screens.table_screen(
+                self.svc.tr, live, since, self.unreachable(live), self.svc.extras
+            )
+        return self.svc.messenger.shows(row.chat_id, row.table_message_id, content)
 
     async def _render_table(self, live: LiveGame) -> None:
         row = live.row
@@ -451,7 +454,7 @@ class Renderer:
             content = screens.table_screen(
                 self.svc.tr,
                 live,
-                self.table_since(live),
+                self.table_log.draw(live),
                 self.unreachable(live),
                 self.svc.extras,
             )
@@ -576,7 +579,7 @@ class Renderer:
             if before is not None and live.active_or_over:
                 # Moves the table never showed (the deal ended inside its edit window) open
                 # the result, so that every card played is seen.
-                events = self._unseen(live, before) + events
+                events = self.table_log.unseen(live, before) + events
             content = screens.announcement_screen(
                 self.svc.tr, live, events, item.payload["view"], self.svc.extras
             )

@@ -95,7 +95,7 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
         if forced:
             shown.insert(0, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
         # ``serial``: where the deal's own events end, so that the result can open with the
-        # moves the table never showed however many results wait (``Renderer._unseen``).
+        # moves the table never showed however many results wait (``TableLog.unseen``).
         payload = {"events": shown, "view": game.view(None), "serial": live.serial}
         announcements.append(("announce", payload))
     result = (game.winners, game.scores) if game.is_over else None

@@ -12,7 +12,7 @@ import random
 import pytest
 from telegram import Update
 
-from bot.core.fairness import LATER, LATER_SHARE, URGENT, CallBudget
+from bot.core.fairness import ANSWER, LATER, LATER_SHARE, URGENT, CallBudget, ChatRateLimiter
 from tests.bot.conftest import BotRunner, Table, t
 from tests.fake_telegram import FakeTelegram
 
@@ -132,16 +132,16 @@ async def test_a_429_in_one_group_pauses_only_that_group(limited_bot, limited_fa
 
 # -- the overall budget: the player to act first ------------------------------------------------
 async def grant_order(budget: CallBudget, kinds: str) -> list[str]:
-    """Queue one call per letter of ``kinds`` (U urgent, L later) behind a full budget, in that
-    order; the order the budget lets them go. The budget's period must outlast the setup: were
-    the bucket to leak before the first call queues (a loaded machine), that call would go at
-    once, ahead of the order under test."""
+    """Queue one call per letter of ``kinds`` (A an answer, U urgent, L later) behind a full
+    budget, in that order; the order the budget lets them go. The budget's period must outlast
+    the setup: were the bucket to leak before the first call queues (a loaded machine), that
+    call would go at once, ahead of the order under test."""
     for _ in range(int(budget.max_rate)):
         await budget.acquire()  # the budget is full: everything below waits
     order: list[str] = []
 
     async def call(n: int, kind: str) -> None:
-        await budget.acquire(URGENT if kind == "U" else LATER)
+        await budget.acquire({"A": ANSWER, "U": URGENT, "L": LATER}[kind])
         order.append(f"{kind}{n}")
 
     await asyncio.gather(*(call(n, kind) for n, kind in enumerate(kinds)))
@@ -152,6 +152,37 @@ async def test_urgent_calls_go_before_the_calls_that_can_wait():
     """A ping queued after table edits still goes first; each kind keeps its own order."""
     order = await grant_order(CallBudget(1, 0.05), "LLUUL")
     assert order == ["U2", "U3", "L0", "L1", "L4"]
+
+
+async def test_answers_to_presses_go_first():
+    """The answer to a press (its button stops spinning) goes before the pings queued
+    earlier; each kind keeps its own order."""
+    order = await grant_order(CallBudget(1, 0.05), "UUAUA")
+    assert order == ["A2", "A4", "U0", "U1", "U3"]
+
+
+async def test_answers_to_presses_count_in_the_overall_budget():
+    """answerCallbackQuery names no chat, yet it is a call like any other in the bot's 30 a
+    second: with the budget full it waits for its place; the bot's own calls (getMe) do not."""
+    limiter = ChatRateLimiter(overall_max_rate=2, group_max_rate=0)
+    made: list[str] = []
+
+    async def call(endpoint: str) -> None:
+        made.append(endpoint)
+
+    async def through(endpoint: str, data: dict) -> None:
+        await limiter.process_request(call, (endpoint,), {}, endpoint, data, None)
+
+    await through("sendMessage", {"chat_id": 1})
+    await through("sendMessage", {"chat_id": 2})  # the budget is full
+    answer = asyncio.ensure_future(through("answerCallbackQuery", {"callback_query_id": "7"}))
+    await through("getMe", {})
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert made == ["sendMessage", "sendMessage", "getMe"]
+    assert not answer.done()
+    await asyncio.wait_for(answer, PROMPT)
+    assert made[-1] == "answerCallbackQuery"
 
 
 async def test_the_calls_that_can_wait_keep_a_share_of_the_budget():

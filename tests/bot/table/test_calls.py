@@ -245,6 +245,20 @@ async def test_table_edits_within_the_window_are_one_edit_and_hands_do_not_wait(
     assert edits[0][1]["text"] == screens.table_screen(bot.svc.tr, live).text
 
 
+async def test_a_pass_with_nothing_new_for_the_group_ends_at_once(bot, make_table):
+    """The table already shows the game (its last edit drew every change): a pass marked for
+    the group again (a change that came while that edit was being made) makes no call and
+    does not wait out the group's window."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    renderer = bot.svc.renderer
+    renderer.window = 3600.0  # the table was just sent: the window is open
+    start = len(table.fake.calls)
+    renderer.refresh(table.game_id)
+    await asyncio.wait_for(renderer.drain(), 30)  # the bound catches a pass that waits
+    assert group_calls(table, start) == []
+
+
 async def test_the_window_never_holds_the_bids_of_the_next_bidder(bot, make_table):
     """Belòta's bids are buttons on the table: after a bid the next bidder's buttons show at
     once, whatever the window, and the bid that ends the bidding takes the bids away at once."""
@@ -284,11 +298,12 @@ async def press_card(table: Table, live, seat: int, code: str) -> None:
     await table.bot.app.process_update(Update.de_json(update, table.bot.app.bot))
 
 
-def test_the_window_defaults_to_telegrams_group_rate_and_is_checked():
-    """20 messages a minute in a group: one edit every 3 seconds by default; a negative window
-    is refused naming the setting."""
+def test_the_window_leaves_a_quarter_of_the_group_rate_and_is_checked():
+    """20 messages a minute in a group: the table's edits take three quarters of them by
+    default (one every 4 seconds), the rest is left for results, new tables and bids; a
+    negative window is refused naming the setting."""
     settings = Settings(telegram_bot_token="1:abc", _env_file=None)
-    assert settings.group_edit_window == 60 / settings.group_max_rate == 3.0
+    assert settings.group_edit_window == 60 / (settings.group_max_rate * 3 / 4) == 4.0
     with pytest.raises(ValueError, match="group_edit_window"):
         Settings(telegram_bot_token="1:abc", group_edit_window=-1, _env_file=None)
 

@@ -13,7 +13,7 @@ from telegram import Update
 
 import engine
 from bot.core.callbacks import action_callback
-from bot.core.live import LiveGame
+from bot.core.live import RECENT_EVENTS, LiveGame
 from bot.core.settings import Settings
 from bot.games import offered_kinds, ui_for
 from bot.table import play, screens
@@ -507,3 +507,49 @@ async def test_belota_bids_from_the_hand_or_from_the_table_make_the_same_game(bo
         assert live.game.view(None)["phase"] != "bidding"
         outcomes.append((await bot.svc.storage.actions(live.game_id), table.table().text))
     assert outcomes[0] == outcomes[1]
+
+
+async def test_a_table_far_behind_after_a_long_outage_is_drawn_from_the_game(bot, make_table):
+    """The Bot API cannot be reached while moves go on (computer players, the Mini App) for
+    more moves than memory keeps (``RECENT_EVENTS``): once it answers again, every deal's result
+    is sent, in order, the last ones opening with their deal's cards (still kept), and the table
+    below them is drawn from the game as it is (the current deal's moves), not from a log of
+    moves long gone."""
+    table = make_table(2)
+    await table.start("cirulla", 2)
+    live = await bot.svc.games.get(table.game_id)
+    fake = table.fake
+    ui = ui_for("cirulla")
+    faces = ui.faces
+    deals: list[set[str]] = [set()]  # the cards played in each deal, in order
+    with fake.outage(502):
+        # Past the moves kept, to a new deal's first card.
+        while live.serial <= RECENT_EVENTS or deals[-1] or len(deals) < 4:
+            seat = live.game.current_seat
+            code = live.game.legal_actions(seat)[0]
+            events = await play.perform(bot.svc, live, seat, code)
+            deals[-1] |= {e["card"] for e in events if e["type"] == "card_played"}
+            if any(e["type"] in ui.announced for e in events):
+                deals.append(set())
+        seat = live.game.current_seat
+        await play.perform(bot.svc, live, seat, live.game.legal_actions(seat)[0])
+        assert live.active
+        await bot.svc.renderer.drain()  # the quick tries fail; the pass is put off for later
+        assert len(await bot.svc.storage.outbox(table.game_id)) == len(deals) - 1 >= 3
+    bot.svc.renderer.refresh(table.game_id)  # as the next move (or the back-off) would
+    await bot.svc.renderer.flush()
+    assert await bot.svc.storage.outbox(table.game_id) == []
+    messages = [m for m in fake.messages(table.group) if not m.deleted]
+    results = [m for m in messages if m.message_id != live.row.table_message_id][-len(deals) + 1 :]
+    assert len(results) == len(deals) - 1
+    # The last deal's moves are still kept: its result shows every card it played.
+    assert deals[-2] <= cards_shown(results[-1].text, faces)
+    since = list(live.recent)
+    for i in range(len(since) - 1, -1, -1):
+        if since[i]["type"] in ui.announced:
+            since = since[i + 1 :]
+            break
+    table_message = fake.message(table.group, live.row.table_message_id)
+    assert messages[-1].message_id == table_message.message_id  # below the results
+    drawn = screens.table_screen(bot.svc.tr, live, since, False, bot.svc.extras)
+    assert table_message.raw_text == drawn.text

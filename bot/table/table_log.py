@@ -1,0 +1,62 @@
+"""What each version of a group's table shows of the moves: every one since its previous
+version, so that no card, scopa or declaration is lost when edits are coalesced, and what the
+results waiting to be sent open with (the moves of their deal the table never showed).
+
+A table's version is known by the event serials (``LiveGame.serial``) it starts from and was
+drawn at; the events themselves are the live game's ``recent`` ones, as far as it keeps them.
+"""
+
+from __future__ import annotations
+
+from bot.core.live import LiveGame
+from bot.games import ui_for
+
+
+class TableLog:
+    """The event serials of each game's table versions."""
+
+    def __init__(self) -> None:
+        # game id -> (event serial the table's version starts from, serial it was drawn at)
+        self._serials: dict[int, tuple[int, int]] = {}
+
+    def drawn_at(self, live: LiveGame) -> int:
+        """The event serial the table's latest version was drawn at (the game's now if none)."""
+        return self._serials.get(live.game_id, (live.serial, live.serial))[1]
+
+    def since(self, live: LiveGame) -> tuple[int, list[dict]]:
+        """The serial the table's next version starts from, and the events it shows: every
+        one since the previous version, none from before the deal's result."""
+        serial = live.serial
+        base, drawn = self._serials.get(live.game_id, (serial, serial))
+        if serial != drawn:
+            base = drawn
+        events = live.events_since(base)
+        announced = ui_for(live.row.kind).announced
+        for i in range(len(events) - 1, -1, -1):
+            if events[i]["type"] in announced:
+                return base, events[i + 1 :]
+        return base, events
+
+    def draw(self, live: LiveGame) -> list[dict]:
+        """The events of the table's next version (``since``), which is now drawn."""
+        base, events = self.since(live)
+        self._serials[live.game_id] = (base, live.serial)
+        return events
+
+    def unseen(self, live: LiveGame, before: int) -> list[dict]:
+        """The moves of a deal made since the table's latest version and before the action
+        that ended it (its result shows that action's own moves; ``before``: the event serial
+        that action started at), as the result draws them. Several results may wait for one
+        edit (deals played inside one edit window): each opens with its own deal's moves."""
+        events = live.events_since(self.drawn_at(live))
+        events = events[: max(0, len(events) - (live.serial - before))]
+        ui = ui_for(live.row.kind)
+        for i in range(len(events) - 1, -1, -1):
+            if events[i]["type"] in ui.announced:
+                events = events[i + 1 :]
+                break
+        return [e for e in events if e["type"] in ui.closing]
+
+    def forget(self, game_id: int) -> None:
+        """Drop a finished game's serials."""
+        self._serials.pop(game_id, None)
