@@ -41,9 +41,10 @@ the ones the normal rules would make). It plays each candidate card out on its o
 deal with the normal rules for every seat, and keeps the card with the best average point
 margin; it leaves the normal player's card only for a gain clear of the playouts' noise.
 
-In the last two tricks both list every way the cards left can lie that agrees with the view and
-search each exactly to the deal's score (the normal player when at most a few ways are left):
-once the voids shown leave one way, the ending is played perfectly.
+In the last tricks (the normal player three, the hard player two) both list every way the cards
+left can lie that agrees with the view and search each exactly to the deal's score, when at most
+a few ways are left (twelve for normal, 24 for hard): once the voids shown leave one way, the
+ending is played perfectly.
 """
 
 from __future__ import annotations

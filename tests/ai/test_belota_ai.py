@@ -128,31 +128,26 @@ def test_normal_loads_its_ten_when_the_partner_holds_the_trick():
     assert normal_choice(g) == "QS"
 
 
+# Seat 1 holds three hearts, 9H AH 7H, without the jack.
+THREE_TRUMPS = {
+    1: "9H AH 7H KD 8D QC 8C 9S",
+    2: "JH 8H TD 7D TC 7C TS 7S",
+    3: "TH QH AD QD AC 9C AS QS",
+    0: "KH JD 9D KC JC KS 8S JS",
+}
+
+
 def test_rule_1_the_taker_long_in_trump_leads_its_lowest_trump_without_the_master():
     """Seat 1 took hearts with 9H AH 7H: the jack is out, yet the taker draws trumps with its
     lowest (7H) rather than lead a side card into the opponents' trumps."""
-    hands = {
-        1: "9H AH 7H KD 8D QC 8C 9S",
-        2: "JH 8H TD 7D TC 7C TS 7S",
-        3: "TH QH AD QD AC 9C AS QS",
-        0: "KH JD 9D KC JC KS 8S JS",
-    }
-    g, _ = new_hand(hands, taker=1, turned="7H", bids=TAKE)
+    g, _ = new_hand(THREE_TRUMPS, taker=1, turned="7H", bids=TAKE)
     assert g.current_seat == 1
     assert normal_choice(g) == "7H"
 
 
 def test_rule_1_is_the_takers_own_the_partner_keeps_its_trumps():
     """The same three trumps in the hand of the taker's partner: it leads a side card."""
-    hands = {
-        1: "9H AH 7H KD 8D QC 8C 9S",
-        2: "JH 8H TD 7D TC 7C TS 7S",
-        3: "TH QH AD QD AC 9C AS QS",
-        0: "KH JD 9D KC JC KS 8S JS",
-    }
-    g, _ = new_hand(
-        hands, taker=3, turned="QH", bids=["pass", "pass", "take", "pass", "pass", "pass"]
-    )
+    g, _ = new_hand(THREE_TRUMPS, taker=3, turned="QH", bids=["pass", "pass", *TAKE])
     assert g.current_seat == 1 and g.view(1)["contract"]["declarer"] == 3
     assert normal_choice(g)[1] != "H"
 
