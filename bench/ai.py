@@ -139,12 +139,17 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool, samples=
     won = sum(m > 0 for m in margins)
     # The win rate's interval from the pairs too: each pair's share of deals won.
     pair_wins = [statistics.fmean([m > 0 for m in pair]) for pair in pairs_seen]
-    win_half = 1.96 * statistics.stdev(pair_wins) / math.sqrt(len(pair_wins)) * 100
+    # One pair gives no spread: its intervals are printed as nan rather than a false 0.
+    win_half = (
+        1.96 * statistics.stdev(pair_wins) / math.sqrt(len(pair_wins)) * 100
+        if len(pair_wins) > 1
+        else math.nan
+    )
     drawn = sum(m == 0 for m in margins)
     mean = statistics.fmean(margins)
-    half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else 0.0
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else math.nan
     k = len(pair_means)
-    pair_half = 1.96 * statistics.stdev(pair_means) / math.sqrt(k) if k > 1 else 0.0
+    pair_half = 1.96 * statistics.stdev(pair_means) / math.sqrt(k) if k > 1 else math.nan
     timing = "  ".join(
         f"{lv} p50 {pct(v, 0.5):.2f} p95 {pct(v, 0.95):.2f}" for lv, v in times.items() if v
     )

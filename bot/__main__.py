@@ -6,6 +6,8 @@ Every start-up fault stops the program with one line on stderr and exit status 2
 traceback: a missing or malformed setting, a database that cannot be used (a directory,
 read-only, not creatable, damaged: left as it is) or newer than this code, a token Telegram
 refuses. A Bot API that cannot be reached is said in one line and tried again with back-off.
+The settings, the database and the webhook's port are checked before the Telegram stack is
+loaded, so such a fault is said at once.
 """
 
 from __future__ import annotations
@@ -17,19 +19,18 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from telegram.error import BadRequest, InvalidToken, NetworkError
-from telegram.ext import Application
 
-from bot.app import build_application
 from bot.core.database import DatabaseUnusable, SchemaTooNew, backup
-from bot.core.intake import ALLOWED_UPDATES
 from bot.core.settings import DatabaseSettings, Settings, settings_error_line
 from bot.core.storage import Storage
-from bot.core.webhook import run_webhook
-from bot.webapp import local
+
+if TYPE_CHECKING:
+    from telegram.ext import Application
+
+    from bot.webapp import local
 
 log = logging.getLogger("bot")
 
@@ -73,6 +74,8 @@ async def prepare_database(settings: Settings) -> str | None:
 async def connect(application: Application) -> None:
     """Reach the Bot API (``getMe``), trying again with back-off while it cannot be reached:
     said once in the log, and once more when it answers. A refused token is a StartupError."""
+    from telegram.error import InvalidToken, NetworkError
+
     wait = CONNECT_FIRST_WAIT
     failed = False
     while True:
@@ -94,19 +97,31 @@ async def connect(application: Application) -> None:
         return
 
 
+def listen(settings: Settings) -> socket.socket | None:
+    """The webhook's listening socket (None when polling); a port that cannot be had is a
+    StartupError."""
+    if not settings.webhook_url:
+        return None
+    try:
+        return socket.create_server((settings.webhook_listen, settings.port))
+    except OSError as exc:
+        raise StartupError(
+            f"webhook error: cannot listen on {settings.webhook_listen}:{settings.port}"
+            f" ({os.strerror(exc.errno) if exc.errno else exc})"
+        ) from None
+
+
 def run(settings: Settings, secret: str | None) -> None:
     """Build the application and run it until interrupted (polling or webhook)."""
+    sock = listen(settings)  # a port already taken is said before the Telegram stack loads
+    from telegram.error import BadRequest, InvalidToken
+
+    from bot.app import build_application
+    from bot.core.intake import ALLOWED_UPDATES
+    from bot.core.webhook import run_webhook
+
     application = build_application(settings, freeze_heap=True)
     loop = asyncio.get_event_loop()
-    sock = None
-    if settings.webhook_url:
-        try:
-            sock = socket.create_server((settings.webhook_listen, settings.port))
-        except OSError as exc:
-            raise StartupError(
-                f"webhook error: cannot listen on {settings.webhook_listen}:{settings.port}"
-                f" ({os.strerror(exc.errno) if exc.errno else exc})"
-            ) from None
     loop.run_until_complete(connect(application))
     try:
         if sock is not None and secret is not None:
@@ -153,6 +168,8 @@ def set_up_log(level: str) -> None:
 
 def run_local(argv: list[str]) -> int:
     """``--local [--host H] [--port P] [--lang L]``: the web table on this computer."""
+    from bot.webapp import local
+
     parser = argparse.ArgumentParser(prog="python -m bot --local")
     parser.add_argument("--host", default="127.0.0.1", help="the address to serve on")
     parser.add_argument("--port", type=int, default=8080, help="the port to serve on")

@@ -26,7 +26,10 @@ For search (the computer players), a game also offers, with no need to touch any
   a seat's cards as codes; Cirulla's and Belòta's ``g.sight(seat)``, what the seat's view shows
   as a named tuple in the engine's terms (cheaper than ``view``, for playouts); Belòta's
   ``g.deals(seat, limit)``, every deal of the cards hidden from ``seat`` that agrees with all it
-  knows, each as a game (empty when there are more than ``limit``), for exact endings.
+  knows, each as a game (empty when there are more than ``limit``), for exact endings; and
+  ``Belota.from_view(view, rng)``, the hand of a seat's view rebuilt as a game (the hidden cards
+  dealt as ``sample`` deals them), for a player given only a view. What a Belòta seat knows is
+  written once, in ``engine.belota.knowledge``.
 - Seats: ``engine.cards.partner(seat)``, ``engine.cards.side_of(seat, players)``,
   ``engine.cards.next_seat(seat, players)``; ``g.side_of(seat)`` and ``g.sides``.
 - The trick winners: ``engine.briscola.trick_winner(cards, trump)`` (index in the trick) and

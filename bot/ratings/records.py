@@ -232,62 +232,68 @@ async def record_result(conn: aiosqlite.Connection, record: GameRecord) -> Recor
     """
     validate(record)
     rated = record.rated
-    winners = set(record.winners)
     async with _write(conn):
         if record.game_id is not None:
             cur = await conn.execute("SELECT 1 FROM results WHERE game_id = ?", (record.game_id,))
             if await cur.fetchone() is not None:
                 raise AlreadyRecorded(f"game {record.game_id} is already recorded")
-        duration = int((record.ended_at - record.started_at).total_seconds())
-        cur = await conn.execute(
-            """INSERT INTO results (game_id, kind, chat_id, chat_title, scores, house_rules,
-                   started_at, ended_at, duration_s, cancelled, rated)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (
-                record.game_id,
-                record.kind,
-                record.chat_id,
-                record.chat_title,
-                json.dumps(list(record.scores)),
-                json.dumps(dict(record.house_rules), sort_keys=True),
-                _iso(record.started_at),
-                _iso(record.ended_at),
-                duration,
-                int(record.cancelled),
-                int(rated),
-            ),
-        )
-        result_id = cur.lastrowid
-        players = sorted(record.players, key=lambda p: p.seat)
-        await conn.executemany(
-            """INSERT INTO result_seats (result_id, seat, team, user_id, name, is_computer, won)
-               VALUES (?, ?, ?, ?, ?, ?, ?)""",
-            [
-                (
-                    result_id,
-                    p.seat,
-                    p.team,
-                    p.user_id,
-                    p.name,
-                    int(p.is_computer),
-                    int(p.seat in winners),
-                )
-                for p in players
-            ],
-        )
-        await conn.executemany(
-            "INSERT INTO result_figures (result_id, seat, figure, value) VALUES (?, ?, ?, ?)",
-            [
-                (result_id, p.seat, k, float(v))
-                for p in players
-                for k, v in sorted(p.figures.items())
-            ],
-        )
+        result_id = await _insert_result(conn, record)
+        await _insert_seats(conn, result_id, record)
         changes: list[RatingChange] = []
         if rated:
             for scope in (record.chat_id, GLOBAL_SCOPE):
                 changes += await _update_ratings(conn, record, scope, _iso(record.ended_at))
     return Recorded(result_id, rated, changes)
+
+
+async def _insert_result(conn: aiosqlite.Connection, record: GameRecord) -> int:
+    """The game's own row in ``results``: its id."""
+    duration = int((record.ended_at - record.started_at).total_seconds())
+    cur = await conn.execute(
+        """INSERT INTO results (game_id, kind, chat_id, chat_title, scores, house_rules,
+               started_at, ended_at, duration_s, cancelled, rated)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        (
+            record.game_id,
+            record.kind,
+            record.chat_id,
+            record.chat_title,
+            json.dumps(list(record.scores)),
+            json.dumps(dict(record.house_rules), sort_keys=True),
+            _iso(record.started_at),
+            _iso(record.ended_at),
+            duration,
+            int(record.cancelled),
+            int(record.rated),
+        ),
+    )
+    return cur.lastrowid
+
+
+async def _insert_seats(conn: aiosqlite.Connection, result_id: int, record: GameRecord) -> None:
+    """Each seat of the result (who, which side, whether they won) and its figures."""
+    winners = set(record.winners)
+    players = sorted(record.players, key=lambda p: p.seat)
+    await conn.executemany(
+        """INSERT INTO result_seats (result_id, seat, team, user_id, name, is_computer, won)
+           VALUES (?, ?, ?, ?, ?, ?, ?)""",
+        [
+            (
+                result_id,
+                p.seat,
+                p.team,
+                p.user_id,
+                p.name,
+                int(p.is_computer),
+                int(p.seat in winners),
+            )
+            for p in players
+        ],
+    )
+    await conn.executemany(
+        "INSERT INTO result_figures (result_id, seat, figure, value) VALUES (?, ?, ?, ?)",
+        [(result_id, p.seat, k, float(v)) for p in players for k, v in sorted(p.figures.items())],
+    )
 
 
 async def _update_ratings(
@@ -411,24 +417,39 @@ async def stats(
     if chat_id is not None:
         where += " AND r.chat_id = ?"
         params.append(chat_id)
+    by_kind = await _games_and_streaks(conn, where, params)
+    if not by_kind:
+        return []
+    await _add_figures(conn, where, params, by_kind)
+    await _add_partners(conn, where, params, by_kind)
+    return [by_kind[k] for k in GAME_KINDS if k in by_kind]
+
+
+async def _games_and_streaks(
+    conn: aiosqlite.Connection, where: str, params: list[Any]
+) -> dict[str, KindStats]:
+    """Games, wins and the best run of wins per game, from the player's seats ``where`` says."""
     cur = await conn.execute(
         f"""SELECT r.kind, s.won FROM results r
             JOIN result_seats s ON s.result_id = r.result_id
             WHERE {where} ORDER BY r.ended_at, r.result_id""",
         params,
     )
-    games = await cur.fetchall()
-    if not games:
-        return []
     by_kind: dict[str, KindStats] = {}
     streak: Counter[str] = Counter()
-    for kind, won in games:
+    for kind, won in await cur.fetchall():
         st = by_kind.setdefault(kind, KindStats(kind))
         st.games += 1
         st.wins += won
         streak[kind] = streak[kind] + 1 if won else 0
         st.best_streak = max(st.best_streak, streak[kind])
+    return by_kind
 
+
+async def _add_figures(
+    conn: aiosqlite.Connection, where: str, params: list[Any], by_kind: dict[str, KindStats]
+) -> None:
+    """Each figure's sum and the number of games that reported it, per game."""
     cur = await conn.execute(
         f"""SELECT r.kind, f.figure, SUM(f.value), COUNT(*) FROM results r
             JOIN result_seats s ON s.result_id = r.result_id
@@ -440,7 +461,11 @@ async def stats(
         by_kind[kind].figures[figure] = total
         by_kind[kind].figure_games[figure] = count
 
-    # Partners: people on the player's side; the latest name seen for each.
+
+async def _add_partners(
+    conn: aiosqlite.Connection, where: str, params: list[Any], by_kind: dict[str, KindStats]
+) -> None:
+    """The partner of each game: people on the player's side; the latest name seen for each."""
     cur = await conn.execute(
         f"""SELECT r.kind, o.user_id, o.name, s.won FROM results r
             JOIN result_seats s ON s.result_id = r.result_id
@@ -461,7 +486,6 @@ async def stats(
             partners.items(), key=lambda item: (-item[1][1], -item[1][2], item[1][0], item[0])
         )
         by_kind[kind].partner = Partner(uid, name, n, w)
-    return [by_kind[k] for k in GAME_KINDS if k in by_kind]
 
 
 async def latest_name(conn: aiosqlite.Connection, user_id: int) -> str | None:

@@ -22,8 +22,9 @@ once the stock is empty, Cirulla's last turn for two, Belòta's last tricks).
     code = engine.ai.choose(g.view(seat), g.legal_actions(seat), "normal")
     g.play(seat, code)
 
-Decisions take up to ``budget_ms`` of CPU time at the hard level (``DEFAULT_BUDGET_MS``); callers
-in an event loop should run ``choose`` in a worker thread.
+Decisions take about ``budget_ms`` of wall-clock time at the hard level (``DEFAULT_BUDGET_MS``;
+on a loaded machine that is less CPU time, so fewer sampled deals); callers in an event loop
+should run ``choose`` in a worker thread.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from functools import cache, lru_cache
 from typing import Any
 
@@ -59,6 +60,9 @@ SCOPA = 1.0
 ACE_KEEP = 1.4
 # The hard player plays out this many of the normal player's best actions.
 CANDIDATES = 5
+# How many standard errors of the paired gain a candidate must show over the normal player's
+# action to replace it (``search.monte_carlo``'s ``confidence``).
+CONFIDENCE = 1.96
 
 
 @cache
@@ -415,14 +419,15 @@ def hard(
     game: Game | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, with normal play in every playout."""
+    started = time.perf_counter()  # the budget counts the preparations too
     if KNOCK in legal:
         return KNOCK
     code = ending(view, legal, HARD_ENDGAME_CARDS, game)
     if code is not None:
         return code
-    if game is None or view["rules"].get("pairs_contest"):
-        # Worlds are the engine's samples of the game; and a sample keeps a hand whose call is
-        # not shown yet as it is (its call names its buona): play by the rules instead.
+    if game is None:
+        # Worlds are the engine's samples of the game (with ``pairs_contest``, a hand whose call
+        # is not shown yet is dealt again with a buona of each kind it called).
         return normal(view, legal, rng, game)
     s = seen_from_view(view)
     ranked = sorted(legal, key=lambda code: -score(s, code))
@@ -441,4 +446,6 @@ def hard(
         # Every card hidden from the seat dealt again; the hands shown by a knock stay shown.
         return game.sample(seat, r)
 
-    return monte_carlo(candidates, world, value, rng, budget_ms, samples)
+    return monte_carlo(
+        candidates, world, value, rng, budget_ms, samples, CONFIDENCE, started=started
+    )

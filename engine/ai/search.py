@@ -36,19 +36,23 @@ def monte_carlo(
     budget_ms: float | None = None,
     samples: int | None = None,
     confidence: float = CONFIDENCE,
+    started: float | None = None,
 ) -> str:
     """The candidate with the best mean of ``evaluate`` over sampled worlds.
 
-    Stops after ``samples`` worlds, or when another world would overrun ``budget_ms``; at least
-    one world is always evaluated. Callers list their preferred (rule-based) choice first: ties
-    go to it, and another candidate replaces it only if its mean gain over it, world by world,
-    exceeds ``confidence`` standard errors (``CONFIDENCE`` by default; 0: any gain).
-    Candidates clearly behind the best are dropped along the way.
+    Stops after ``samples`` worlds, or when another world would overrun ``budget_ms`` (a world
+    still being played out at the deadline is left out); at least one world is always
+    evaluated. Callers list their preferred (rule-based) choice first: ties go to it, and
+    another candidate replaces it only if its mean gain over it, world by world, exceeds
+    ``confidence`` standard errors (``CONFIDENCE`` by default; 0: any gain). Candidates
+    clearly behind the best are dropped along the way. ``started``, the ``time.perf_counter()``
+    at which the decision began, counts the caller's own preparations in the budget.
     """
     if budget_ms is None and samples is None:
         raise ValueError("monte_carlo needs a time budget or a number of samples")
     start = time.perf_counter()
-    deadline = start + budget_ms / 1000 if budget_ms is not None else None
+    began = start if started is None else started
+    deadline = began + budget_ms / 1000 if budget_ms is not None else None
     k = len(candidates)
     # Each candidate's gains over the first, world by world: count, sum and sum of squares.
     counts = [0] * k
@@ -60,8 +64,16 @@ def monte_carlo(
         world = sample(rng)
         seed = rng.getrandbits(32)
         base = evaluate(world, candidates[0], random.Random(seed))
+        found: list[float] = []
         for i in active:
-            gain = evaluate(world, candidates[i], random.Random(seed)) - base
+            if done and deadline is not None and time.perf_counter() > deadline:
+                # Out of time inside a world (a loaded machine, a long deal): the world is left
+                # out, as the candidates are compared only on the worlds all of them played.
+                break
+            found.append(evaluate(world, candidates[i], random.Random(seed)) - base)
+        if len(found) < len(active):
+            break
+        for i, gain in zip(active, found, strict=True):
             counts[i] += 1
             gains[i] += gain
             squares[i] += gain * gain

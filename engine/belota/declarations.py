@@ -66,20 +66,21 @@ def _runs(mask: int) -> tuple[tuple[int, int], ...]:
 RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_runs(m) for m in range(256))
 
 
+# Each card's bit in a hand's 32-bit mask: 8 bits of natural ranks per suit (H, D, C, S).
+_CARD_BIT = {r + s: _BIT[r] << 8 * i for s, i in _SUIT_INDEX.items() for r in NATURAL}
+
+
 def suit_masks(hand: Iterable[str]) -> list[int]:
     """One 8-bit mask of natural ranks per suit (H, D, C, S)."""
-    masks = [0, 0, 0, 0]
-    for c in hand:
-        masks[_SUIT_INDEX[c[1]]] |= _BIT[c[0]]
-    return masks
+    m = sum(map(_CARD_BIT.__getitem__, hand))
+    return [m & 255, m >> 8 & 255, m >> 16 & 255, m >> 24]
 
 
 def has_declaration(hand: Iterable[str]) -> bool:
     """Whether ``hand`` holds at least one sequence, carré or cuřù (belòta is not declared)."""
-    m = suit_masks(hand)
-    return bool(RUNS[m[0]] or RUNS[m[1]] or RUNS[m[2]] or RUNS[m[3]]) or bool(
-        m[0] & m[1] & m[2] & m[3] & _CARRE_MASK
-    )
+    m = sum(map(_CARD_BIT.__getitem__, hand))
+    h, d, c, s = m & 255, m >> 8 & 255, m >> 16 & 255, m >> 24
+    return bool(RUNS[h] or RUNS[d] or RUNS[c] or RUNS[s]) or bool(h & d & c & s & _CARRE_MASK)
 
 
 def find_declarations(hand: Iterable[str], trump: str, curu_points: int) -> list[dict[str, Any]]:

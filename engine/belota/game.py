@@ -35,11 +35,12 @@ from typing import Any, Literal, NamedTuple
 from pydantic import Field
 
 from engine.base import Game, register, rules_json
-from engine.cards import PACK_32, SUITS, partner
+from engine.cards import PACK_32, SUITS
 from engine.errors import IllegalAction
 from engine.rules import HouseRules
 
 from .declarations import best_declaration, find_declarations, has_declaration
+from .knowledge import Knowledge, played_by, plays, view_knowledge
 from .scoring import match_winner, score_hand
 from .tables import BELOTA, POINTS, STRENGTH
 
@@ -66,8 +67,6 @@ ACTIONS: tuple[str, ...] = (
     *(f"trump:{s}" for s in SUITS),
 )
 ACTION_ID = {code: i for i, code in enumerate(ACTIONS)}
-SAMPLE_TRIES = 100  # deals tried for a sample consistent with the play and the declarations
-DEALS_TRIED = 5000  # ways of placing the hidden cards ``deals`` looks through at most
 # How a hand is shown: by suit (H, D, C, S), highest first in the contract's order.
 DISPLAY_ORDER = {
     t: {c: 16 * SUITS.index(c[1]) - strength[c] for c in PACK_32}
@@ -514,6 +513,8 @@ class Belota(Game):
 
     def _settle_declarations(self, events: list[dict[str, Any]]) -> None:
         """After the first trick: the best declaration's team scores all of its own."""
+        if not any(self.declared):
+            return
         order = [(self.dealer + 1 + i) & 3 for i in range(4)]
         declared = [(seat, d) for seat in order for d in self.declared[seat]]
         best = best_declaration(declared, self.dealer)
@@ -657,9 +658,15 @@ class Belota(Game):
         tricks_won = self.tricks_won
         won_cards = self.won_cards
         self._legal = None
+        pos = len(trick)  # cards in the trick
+        if pos:
+            del played[-pos:]  # ``played`` takes a trick's cards once it is complete
         while True:
             hand = hands[seat]
-            legal = legal_cards(hand, seat, led, trump, strength, ws, wv) if trick else hand
+            if not pos or len(hand) == 1:
+                legal = hand
+            else:
+                legal = legal_cards(hand, seat, led, trump, strength, ws, wv)
             if tricks == 0 and can_declare[seat]:
                 i = int(random_() * (len(legal) + 1))
                 if not i:  # "declare" comes first
@@ -671,11 +678,11 @@ class Belota(Game):
                 card = legal[int(random_() * len(legal))]
             append(card)
             hand.remove(card)
-            played.append(card)
             trick.append(card)
             if seat == belota_seat and card in belota_cards:
                 self.belota_played += 1
-            if len(trick) == 1:
+            if not pos:
+                pos = 1
                 led = card[1]
                 ws = seat
                 wv = strength[card]
@@ -687,9 +694,11 @@ class Belota(Game):
                 if value > wv:
                     ws = seat
                     wv = value
-            if len(trick) < 4:
+            if pos < 3:
+                pos += 1
                 seat = (seat + 1) & 3
                 continue
+            played += trick  # the cards played, a trick at a time
             team = ws & 1
             trick_points = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
             card_points[team] += trick_points
@@ -701,6 +710,7 @@ class Belota(Game):
             if tricks == 8:
                 break
             trick = []
+            pos = 0
             leader = seat = ws
         self.last_trick = {"leader": leader, "cards": trick, "seat": ws, "points": trick_points}
         self.trick = []
@@ -725,13 +735,9 @@ class Belota(Game):
         """A copy with every card hidden from ``seat`` dealt again at random.
 
         In the bidding, ``seat`` knows its five cards and the turned card: the other hands and
-        the rest of the deck are dealt again. In the play it also knows every card played, who
-        holds the turned card (the taker, until played), the declared cards and that a declarer
-        holds no other declaration (a declared run is a whole run), the other of king and queen
-        of trump once "belòta" is said (and that a player who played one of them without saying
-        it does not hold the other), and the voids shown by play: a player who did not follow
-        suit has none of the suit led; one who did not trump when obliged has no trump; one who
-        did not overtrump when obliged has no trump above the one then winning.
+        the rest of the deck are dealt again. In the play, all that ``engine.belota.knowledge``
+        says a seat knows holds in the sample (cards played, the turned card, declarations,
+        belòta, the voids shown by play).
         """
         g = self.copy()
         if self._phase == BIDDING:
@@ -744,8 +750,9 @@ class Belota(Game):
                     i += 5
             g.rest = pool[i:]
         elif self._phase == PLAYING:
-            hands = self._sample_hands(seat, rng)
-            if hands is not None:
+            facts = self._knowledge(seat)
+            hands = None if facts is None else facts.deal(rng)
+            if hands is not None:  # else no deal found: the hands stay as they are
                 g.hands = hands
             g._after_sampling(seat)
         g.seed = rng.getrandbits(63)
@@ -753,131 +760,40 @@ class Belota(Game):
 
     def _played_by(self) -> list[list[str]]:
         """The cards each seat has played in this hand (every card was played face up)."""
-        by: list[list[str]] = [[], [], [], []]
-        for p, c, _led, _ws, _wv in self._plays():
-            by[p].append(c)
-        return by
+        return played_by(self.played, self.dealer, self.trump)
 
     def _plays(self) -> list[tuple[int, str, str, int, int]]:
-        """Each card played in this hand: seat, card, suit led, and the winning seat and
-        strength before it (``-1`` for the first card of a trick)."""
-        strength = self._strength
-        trump = self.trump
-        leader = (self.dealer + 1) & 3
-        out = []
-        played = self.played
-        for start in range(0, len(played), 4):
-            cards = played[start : start + 4]
-            led = cards[0][1]
-            ws, wv = -1, -1
-            for i, c in enumerate(cards):
-                p = (leader + i) & 3
-                out.append((p, c, led, ws, wv))
-                if i == 0 or c[1] == led or c[1] == trump:
-                    v = strength[c]
-                    if v > wv:
-                        ws, wv = p, v
-            leader = ws
-        return out
+        """Each card played in this hand (``knowledge.plays``)."""
+        return plays(self.played, self.dealer, self.trump)
 
-    def _knowledge(
-        self, seat: int
-    ) -> tuple[list[list[str]], list[int], list[str], dict[str, list[int]], list[int]] | None:
-        """What ``seat`` knows of the hands in the play, as a deal's constraints: each hand's
-        known cards (all of ``seat``'s own), how many hidden cards each hand holds, the hidden
-        cards (the most constrained first), the seats that may hold each, and the other seats
-        that declared (whose hands must make exactly those declarations). None when nothing
-        is hidden."""
+    def _knowledge(self, seat: int) -> Knowledge | None:
+        """What ``seat`` knows of the hands in the play; None when nothing is hidden."""
         hands = self.hands
-        trump = self.trump
-        strength = self._strength
-        known: list[set[str]] = [set(self.known_cards(p)) for p in range(4)]
-        known[seat] = set(hands[seat])
-        voids: list[set[str]] = [set(), set(), set(), set()]
-        cap = [99, 99, 99, 99]
-        banned: list[set[str]] = [set(), set(), set(), set()]
-        for p, c, led, ws, wv in self._plays():
-            if ws < 0:
+        shown: list[list[str]] = []
+        hidden: list[str] = []
+        for p in range(4):
+            if p == seat:
+                shown.append(list(hands[p]))
                 continue
-            suit = c[1]
-            if suit != led:
-                voids[p].add(led)
-                if trump and ws != partner(p):
-                    if suit != trump:
-                        voids[p].add(trump)  # did not trump when obliged
-                    elif wv >= 8 and strength[c] < wv:
-                        cap[p] = min(cap[p], wv)  # did not overtrump when obliged
-            elif led == trump and strength[c] < wv:
-                cap[p] = min(cap[p], wv)  # trump led: did not beat the highest trump
-        if trump:
-            pair = ("K" + trump, "Q" + trump)
-            by = self._played_by()
-            if self.belota_played == 1 and self.belota_seat is not None:
-                known[self.belota_seat].update(c for c in pair if c not in self.played)
-            elif not self.belota_played:
-                for p in range(4):
-                    for i, c in enumerate(pair):
-                        if c in by[p]:
-                            banned[p].add(pair[1 - i])
-        pool = [c for p in range(4) if p != seat for c in hands[p] if c not in known[p]]
-        if not pool:
+            known = self.known_cards(p)
+            shown.append([c for c in hands[p] if c in known])
+            hidden += [c for c in hands[p] if c not in known]
+        if not hidden:
             return None
-        room = [len(hands[p]) - len(known[p] & set(hands[p])) for p in range(4)]
-        room[seat] = 0
-        allowed = {
-            c: [
-                p
-                for p in range(4)
-                if room[p]
-                and c[1] not in voids[p]
-                and not (c[1] == trump and strength[c] > cap[p])
-                and c not in banned[p]
-            ]
-            for c in pool
-        }
-        pool.sort(key=lambda c: len(allowed[c]))  # the most constrained first
-        declared = [p for p in range(4) if p != seat and self.declared[p]]
-        start = [[c for c in hands[p] if c in known[p]] for p in range(4)]
-        start[seat] = list(hands[seat])
-        return start, room, pool, allowed, declared
-
-    def _declares_as_shown(self, hands: list[list[str]], seats: list[int]) -> bool:
-        """Whether each of ``seats`` would make exactly its declarations with these hands."""
-        if not seats:
-            return True
-        by_seat = self._played_by()
-        return all(
-            _same_declarations(
-                find_declarations(hands[p] + by_seat[p], self.trump, self.curu_points),
-                self.declared[p],
-            )
-            for p in seats
+        room = [len(hands[p]) - len(shown[p]) for p in range(4)]
+        belota = (self.belota_seat, self.belota_played) if self.belota_played else None
+        return Knowledge(
+            seat,
+            shown,
+            room,
+            hidden,
+            self.played,
+            self.dealer,
+            self.trump,
+            belota,  # type: ignore[arg-type]
+            self.declared,
+            self.curu_points,
         )
-
-    def _sample_hands(self, seat: int, rng: random.Random) -> list[list[str]] | None:
-        """The hands dealt again as ``seat``'s knowledge allows (None: keep them as they are)."""
-        facts = self._knowledge(seat)
-        if facts is None:
-            return None
-        start, room, pool, allowed, declared = facts
-        for _ in range(SAMPLE_TRIES):
-            new = [list(h) for h in start]
-            left = list(room)
-            for c in pool:
-                options = [p for p in allowed[c] if left[p]]
-                if not options:
-                    break
-                r = rng.randrange(sum(left[p] for p in options))
-                for p in options:
-                    r -= left[p]
-                    if r < 0:
-                        break
-                new[p].append(c)
-                left[p] -= 1
-            else:
-                if self._declares_as_shown(new, declared):
-                    return new
-        return None  # no deal found: the hands stay as they are
 
     def deals(self, seat: int, limit: int) -> list[Belota]:
         """Every deal of the cards hidden from ``seat`` that agrees with all it knows (as
@@ -889,37 +805,88 @@ class Belota(Game):
         facts = self._knowledge(seat)
         if facts is None:
             return [self.copy()]
-        hands, left, pool, allowed, declared = facts
-        found: list[list[list[str]]] = []
-        tried = [0]  # ways tried, the declarations' check included; bounded
-
-        def place(i: int) -> bool:
-            if i == len(pool):
-                tried[0] += 1
-                if self._declares_as_shown(hands, declared):
-                    found.append([list(h) for h in hands])
-                return len(found) <= limit and tried[0] <= DEALS_TRIED
-            c = pool[i]
-            for p in allowed[c]:
-                if left[p]:
-                    left[p] -= 1
-                    hands[p].append(c)
-                    going = place(i + 1)
-                    hands[p].pop()
-                    left[p] += 1
-                    if not going:
-                        return False
-            return True
-
-        if sum(left) != len(pool) or not place(0):
-            return []
         games = []
-        for new in found:
+        for new in facts.every_deal(limit):
             g = self.copy()
             g.hands = new
             g._after_sampling(seat)
             games.append(g)
         return games
+
+    @classmethod
+    def from_view(
+        cls,
+        view: dict[str, Any],
+        rng: random.Random,
+        watch: Callable[[Belota, int, str], bool] | None = None,
+        knowledge: Knowledge | None = None,
+    ) -> Belota | None:
+        """The hand of a seat's ``view`` as a game, for a computer player given only the view:
+        the cards hidden from the seat are dealt at random as ``sample`` deals them, and the
+        hand's bids and cards are replayed (declarations too), so that ``view(seat)`` shows the
+        hand as ``view`` does (the match's scores and past deals are not rebuilt).
+
+        ``watch(game, seat, code)``, when given, is called before each bid and card of the hand
+        is replayed, with the game as it is then; returning False stops the replay (None). None
+        also when no deal agrees with the view. ``knowledge``: the view's
+        (``knowledge.view_knowledge(view)``), when the caller rebuilds the same view many times.
+        """
+        seat = view["seat"]
+        dealer = view["dealer"]
+        turned = view["turned"]
+        order = [(dealer + 1 + i) & 3 for i in range(4)]
+        if view["phase"] == "bidding":
+            pool = [c for c in PACK_32 if c != turned and c not in view["hand"]]
+            rng.shuffle(pool)
+            whole = [list(view["hand"]) if p == seat else [] for p in range(4)]
+            for p in order:
+                if p != seat:
+                    whole[p] = pool[:5]
+                    del pool[:5]
+            firsts, served = whole, pool
+        else:
+            facts = knowledge or view_knowledge(view)
+            hands = facts.deal(rng)
+            if hands is None:
+                return None
+            # Which of another seat's cards came before the bidding and which were served after
+            # it is not known: that is drawn at random too.
+            taker = view["contract"]["taker"]
+            firsts = [[], [], [], []]
+            served = []
+            for p in order:
+                cards = [c for c in hands[p] + facts.by[p] if not (p == taker and c == turned)]
+                if p != seat:
+                    rng.shuffle(cards)
+                firsts[p] = cards[:5]
+                served += cards[5:]
+        deck = [
+            *(c for p in order for c in firsts[p][:3]),
+            *(c for p in order for c in firsts[p][3:5]),
+            turned,
+            *served,
+        ]
+        g = cls(4, deck=deck, dealer=dealer, rules=view["rules"])
+        try:
+            for p, code in view["bids"]:
+                if watch is not None and not watch(g, p, code):
+                    return None
+                g.play(p, code)
+            declared = view.get("declarations")
+            for card in view.get("played", ()):
+                p = g._turn
+                assert p is not None
+                if declared[p] and g.tricks_done == 0 and not g.declared[p]:
+                    g.play(p, "declare")
+                if watch is not None and not watch(g, p, card):
+                    return None
+                g.play(p, card)
+            p = g._turn
+            if declared and p is not None and declared[p] and not g.declared[p]:
+                g.play(p, "declare")
+        except IllegalAction:
+            return None
+        return g
 
     def _after_sampling(self, seat: int) -> None:
         """Work out again what follows from the new hands: belòta, who may declare."""
@@ -1060,10 +1027,3 @@ def legal_cards(
     if wv >= 8:  # a trump is winning: overtrump, else undertrump
         return [c for c in trumps if strength[c] > wv] or trumps
     return trumps
-
-
-def _same_declarations(found: list[dict[str, Any]], declared: list[dict[str, Any]]) -> bool:
-    """Whether a hand's declarations are those a player declared (names and cards)."""
-    return sorted((d["name"], tuple(d["cards"])) for d in found) == sorted(
-        (d["name"], tuple(d["cards"])) for d in declared
-    )

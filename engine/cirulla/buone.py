@@ -106,6 +106,42 @@ def hand_buone(hand: tuple[int, ...], matta: int, scoring: Scoring) -> tuple[Buo
     return best
 
 
+# ``hand_buone`` by matta and scoring, as plain dicts a game reads at each turn (cheaper than the
+# cache's own lookup with three arguments); bounded like the cache.
+_BY_RULES: dict[tuple[int, Scoring], dict[tuple[int, ...], tuple[Buona, ...]]] = {}
+BUONE_MAX = 1 << 16
+
+
+def buone_table(matta: int, scoring: Scoring) -> dict[tuple[int, ...], tuple[Buona, ...]]:
+    """The dict of ``hand_buone`` results under these rules, filled by ``buone_of``."""
+    table = _BY_RULES.get((matta, scoring))
+    if table is None:
+        table = _BY_RULES[matta, scoring] = {}
+    return table
+
+
+def buone_of(
+    table: dict[tuple[int, ...], tuple[Buona, ...]],
+    hand: tuple[int, ...],
+    matta: int,
+    scoring: Scoring,
+) -> tuple[Buona, ...]:
+    """``hand_buone(hand, matta, scoring)`` kept in ``table`` (``buone_table(matta, scoring)``)."""
+    found = table.get(hand)
+    if found is None:
+        if len(table) >= BUONE_MAX:
+            table.clear()
+        found = table[hand] = hand_buone(hand, matta, scoring)
+    return found
+
+
+def clear_buone_tables() -> None:
+    """Forget every dict of ``buone_table`` and the cache of ``hand_buone``."""
+    for table in _BY_RULES.values():
+        table.clear()
+    hand_buone.cache_clear()
+
+
 def contest_rank(buona: Buona) -> tuple[int, int]:
     """Sort key of the ``pairs_contest``: smaller is better (decino first, then lower sum)."""
     return (0 if buona.kind == DECINO else 1, buona.total)

@@ -43,7 +43,16 @@ from pydantic import model_validator
 
 from engine.base import Game, register, rules_json
 from engine.cards import PACK_40
-from engine.cirulla.buone import SCALA_ALTA, Buona, Scoring, contest_rank, hand_buone
+from engine.cirulla.buone import (
+    SCALA_ALTA,
+    Buona,
+    Scoring,
+    buone_of,
+    buone_table,
+    clear_buone_tables,
+    contest_rank,
+    hand_buone,
+)
 from engine.cirulla.captures import ACE_TAKES_ALL, capture_ids, capture_table
 from engine.cirulla.cards import CODES, INDEX, IS_DIAMOND, VALUES, canonical
 from engine.cirulla.counting import CARD_ITEMS, count_piles
@@ -149,7 +158,9 @@ class Cirulla(Game):
     copied_nested = ("hands", "piles")
     copied_dicts = ("marks",)
     # Never changed once made: the options are replaced at each move, never changed.
-    shared_state = frozenset(("sides", "_rules_json", "seat_side", "opening_events", "_options"))
+    shared_state = frozenset(
+        ("sides", "_rules_json", "seat_side", "opening_events", "_options", "_buone")
+    )
 
     def __init__(
         self,
@@ -182,6 +193,7 @@ class Cirulla(Game):
             r.triple_aces, r.decino_plus_values, self.grande_points if r.scala_alta else 0
         )
         self.matta: int = INDEX[r.matta_card]
+        self._buone = buone_table(self.matta, self.scoring)  # hand_buone by hand, shared
         self.matta_card_value: int = VALUES[self.matta]
         self.first_turn_cards: int = 6 if r.cirullone else TURN_CARDS
         n = players
@@ -212,7 +224,7 @@ class Cirulla(Game):
         capture_ids.cache_clear()
         for keyed in _KEYED_CAPTURES:
             keyed.clear()
-        hand_buone.cache_clear()
+        clear_buone_tables()
 
     # -- the contract ----------------------------------------------------------------------
     @property
@@ -348,6 +360,7 @@ class Cirulla(Game):
         n = self.players
         capture = self._capture
         append = self.actions.append
+        contest = self.pairs_contest  # only its calls wait to be shown
         # The table's values as a number (``VALUE_KEYS``), kept up to date with each card laid
         # or taken while the table is the same list (a new deal makes a new one).
         keyed = _KEYED_CAPTURES[ata]
@@ -377,6 +390,7 @@ class Cirulla(Game):
             knock_buone = self.knock_buone
             plays = self.plays_in_turn
             turn_plays = self.turn_plays
+            last = self._last  # the last card played, written back when the loop stops
             while True:
                 if value is not values_of and matta in table:
                     by_value = capture_ids(tuple([value[c] for c in table]), ata)
@@ -397,6 +411,8 @@ class Cirulla(Game):
                     i = int(random_() * (total + 1))
                     if i == total:
                         self.current = seat
+                        self.plays_in_turn = plays
+                        self._last = last
                         self._apply(seat, KNOCK)
                         break
                     knock_buone[seat] = ()
@@ -418,7 +434,7 @@ class Cirulla(Game):
                     append(codes[card])
                     insort(table, card)
                     key += key_bits[card]
-                    self._last = (seat, card, (), None)
+                    last = (seat, card, (), None)
                 else:
                     _, idx, how = found[i]
                     if len(idx) == 1:
@@ -431,15 +447,19 @@ class Cirulla(Game):
                         append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
                         for c in taken:
                             key -= key_bits[c]
+                    last = (seat, card, taken, how)
+                    self.plays_in_turn = plays  # the scopa's rule reads it
                     if capture(seat, card, idx, taken, how, None):
+                        self._last = last
                         break  # the diamonds ended the game
                 plays += 1
-                self.plays_in_turn = plays
                 seat += 1
                 if seat == n:
                     seat = 0
                 if plays == turn_plays:
                     self.current = seat
+                    self.plays_in_turn = plays
+                    self._last = last
                     if self.stock:
                         self._deal_turn(None)
                         if self.pairs_contest:
@@ -447,8 +467,10 @@ class Cirulla(Game):
                     else:
                         self._end_deal(None)
                     break
-                if self.pending_reveals:
+                if contest and self.pending_reveals:
                     self.current = seat
+                    self.plays_in_turn = plays
+                    self._last = last
                     self._reveal([])
                     break
 
@@ -773,10 +795,18 @@ class Cirulla(Game):
         if self.pairs_contest:
             self.knock_buone: list[tuple[Buona, ...]] = [()] * n
         else:
-            matta, scoring = self.matta, self.scoring
-            self.knock_buone = [
-                hand_buone(tuple(h), matta, scoring) if len(h) == k else () for h in self.hands
-            ]
+            known = self._buone
+            knock_buone = []
+            for h in self.hands:
+                if len(h) == k:
+                    t = tuple(h)
+                    found = known.get(t)
+                    if found is None:
+                        found = buone_of(known, t, self.matta, self.scoring)
+                    knock_buone.append(found)
+                else:
+                    knock_buone.append(())
+            self.knock_buone = knock_buone
         self.turn_buone: list[dict[str, Any]] = []
         self.calls: list[tuple[int, Buona, bool]] = []
         self.pending_reveals: list[tuple[int, Buona, bool]] = []
@@ -1012,8 +1042,11 @@ class Cirulla(Game):
             self._last = (seat, card, (), None)
             if events is not None:
                 events.append(self.last_play)
-        elif self._capture(seat, card, idx, [table[i] for i in idx], how, events):
-            return
+        else:
+            taken = [table[i] for i in idx]
+            self._last = (seat, card, taken, how)
+            if self._capture(seat, card, idx, taken, how, events):
+                return
         self.plays_in_turn += 1
         self.current = (seat + 1) % self.players
         if self.plays_in_turn == self.turn_plays:
@@ -1036,7 +1069,8 @@ class Cirulla(Game):
         events: list[dict[str, Any]] | None,
     ) -> bool:
         """``card`` takes the table cards at ``idx`` (``taken``): the pile, a scopa, the
-        diamonds; True when the diamonds end the game (partitone)."""
+        diamonds; True when the diamonds end the game (partitone). The caller has set
+        ``_last`` (the fast path sets it once, when it stops)."""
         table = self.table
         side = self.seat_side[seat]
         # The positions are those of the table when the options were worked out: now.
@@ -1050,7 +1084,6 @@ class Cirulla(Game):
         pile.append(card)
         pile += taken
         self.last_capture_side = side
-        self._last = (seat, card, taken, how)
         if events is not None:
             events.append(self.last_play)
         if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import engine
 from engine.ai import belota as ai
 from engine.ai import choose
+from engine.belota import Belota
 from engine.belota.tables import STRENGTH
 from engine.cards import PACK_32
 from tests.engine.belota_deals import new_hand, play_cards
@@ -236,29 +237,26 @@ def random_position(seed: int, moves: int) -> engine.Game:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), moves=st.integers(0, 40))
 def test_hard_deals_hidden_cards_consistently_with_the_view(seed, moves):
-    """Sampled deals rebuild the hand so far in the engine: every bid and card replays legally,
-    the seat keeps its own hand, and nobody holds a card of a suit it showed void in."""
+    """Given only the view, sampled deals rebuild the hand so far in the engine: the seat sees
+    the hand as its view shows it, and nobody holds a card of a suit it showed void in."""
     g = random_position(seed, moves)
     seat = g.current_seat
     if seat is None:
         return
     view = g.view(seat)
-    sampler = ai.Sampler(view)
     rng = random.Random(seed)
     for _ in range(3):
-        deck, rebuilt = sampler.sample(rng)
-        assert sorted(deck) == sorted(PACK_32)
+        rebuilt = ai.view_sample(view, rng)
         assert rebuilt.current_seat == seat
-        assert sorted(rebuilt.hands[seat]) == sorted(view["hand"])
-        assert [len(h) for h in rebuilt.hands] == view["hand_sizes"]
+        seen = rebuilt.view(seat)
+        for key in ("hand", "hand_sizes", "bids", "turned", "contract", "phase"):
+            assert seen[key] == view[key]
         if view["phase"] == "playing":
-            assert rebuilt.played == view["played"]
+            for key in ("played", "trick", "known_cards", "declarations", "belota"):
+                assert seen[key] == view[key]
             memory = ai.Memory((view["dealer"] + 1) & 3, rebuilt.trump).read(view["played"])
             for p in range(4):
-                assert not any(c[1] in memory.voids[p] for c in rebuilt.hands[p])
-                for c in view["known_cards"][p]:
-                    assert c in rebuilt.hands[p]
-            assert rebuilt.declared == view["declarations"]
+                assert not any(c[1] in memory.voids[p] for c in rebuilt.hand(p))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -282,20 +280,17 @@ def test_the_replay_of_a_sampled_deal_stops_once_too_surprising(seed, moves, lim
     seat = g.current_seat
     if seat is None:
         return
-    sampler = ai.Sampler(g.view(seat))
-    rng = random.Random(seed)
-    for _ in range(3):
-        dealt = sampler.deal_hands(rng)
-        if dealt is None:
-            continue
-        deck = sampler.deck(*dealt, rng)
-        full = sampler.rebuild(deck, check=True)
-        limited = sampler.rebuild(deck, check=True, limit=limit)
-        if full is None or full[1] > limit:
-            assert limited is None
+    view = g.view(seat)
+    for i in range(3):
+        full = ai.Surprises(view, 99)
+        whole = Belota.from_view(view, random.Random(i), full)
+        limited = ai.Surprises(view, limit)
+        cut = Belota.from_view(view, random.Random(i), limited)
+        if whole is None or full.count > limit:
+            assert cut is None
         else:
-            assert limited is not None and limited[1] == full[1]
-            assert limited[0].to_json() == full[0].to_json()
+            assert cut is not None and limited.count == full.count
+            assert cut.to_json() == whole.to_json()
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -338,7 +333,7 @@ def known_endings(count: int) -> list[engine.Game]:
                 view["phase"] == "playing"
                 and len(legal) > 1
                 and len(view["hand"]) == 2
-                and len(ai.Sampler(view).every_deal(2)) == 1
+                and len(Belota.from_view(view, random.Random(0)).deals(seat, 2)) == 1
             ):
                 found.append(engine.load_game(g.to_json()))
             events = g.play(seat, rng.choice(legal))

@@ -162,3 +162,19 @@ def test_the_last_cards_of_a_two_player_deal_are_played_perfectly(seed, left):
         return
     values = {code: worth_after(g, code, seat) for code in g.legal_actions(seat)}
     assert values[normal_choice(g)] == max(values.values())
+
+
+def test_hard_searches_with_the_pairs_contest():
+    """With the ``pairs_contest`` house rule the hard player searches too (the engine's samples
+    deal a called hand again with its buona): on the last turn of a four-player deal, holding AH
+    7D against 4D JH, it takes the scopa with the ace where the normal player takes the jack."""
+    g = engine.new_game("cirulla", 4, seed=0, rules={"pairs_contest": True})
+    for _ in range(31):
+        seat = g.current_seat
+        g.play(seat, normal_choice(g))
+    view, legal = g.view(0), g.legal_actions(0)
+    assert g.current_seat == 0 and view["stock_size"] == 0
+    assert sorted(view["hand"]) == ["7D", "AH"] and sorted(view["table"]) == ["4D", "JH"]
+    assert normal_choice(g) == "7D:JH"
+    for seed in range(3):
+        assert ai.hard(view, legal, random.Random(seed), samples=30, game=g) == "AH:4D+JH"

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from engine.ai import search
 from engine.ai.search import monte_carlo
 
 MEANS = {"first": 0.0, "better": 1.0, "worse": -5.0}
@@ -51,3 +52,42 @@ def test_a_time_budget_alone_is_enough():
 def test_a_budget_or_a_number_of_samples_is_required():
     with pytest.raises(ValueError, match="budget"):
         monte_carlo(["first"], luck, noisy, random.Random(5))
+
+
+def test_a_world_still_played_out_at_the_deadline_is_left_out(monkeypatch):
+    """On a loaded machine one world can take longer than the rest of the budget: the search
+    stops at the deadline inside that world and compares the candidates on the worlds all of
+    them played, instead of finishing it late."""
+    clock = [0.0]
+    monkeypatch.setattr(search.time, "perf_counter", lambda: clock[0])
+    played = []
+
+    def slow(world: float, code: str, _rng: random.Random) -> float:
+        # Each play-out takes 10 ms, the third world's take 100 ms.
+        clock[0] += 0.1 if len(played) >= 6 else 0.01
+        played.append(code)
+        return MEANS[code] + world
+
+    rng = random.Random(6)
+    found = monte_carlo(["first", "worse", "better"], luck, slow, rng, budget_ms=150, confidence=0)
+    assert found == "better"
+    assert clock[0] <= 0.15 + 0.1  # past the deadline by one play-out at most, not a world
+    assert played[6:] == ["first"]  # the third world was cut short
+
+
+def test_the_budget_counts_from_the_start_of_the_decision(monkeypatch):
+    """A player's preparations before the search (its rule-based choice, its sampler) come out
+    of the same budget: begun 100 ms before the search, a 150 ms budget leaves it 50 ms."""
+    clock = [1.0]
+    monkeypatch.setattr(search.time, "perf_counter", lambda: clock[0])
+    played = []
+
+    def timed(world: float, code: str, _rng: random.Random) -> float:
+        clock[0] += 0.01
+        played.append(code)
+        return MEANS[code] + world
+
+    rng = random.Random(7)
+    monte_carlo(["first", "better"], luck, timed, rng, budget_ms=150, started=0.9)
+    assert 1.04 <= clock[0] <= 1.05 + 0.02
+    assert len(played) < 8

@@ -139,7 +139,15 @@ class Scripted:
                         return h <= cards <= v
                 return False
 
-            wait_for(f"{user['first_name']}'s hand", shown)
+            def seen(u: dict = user, h: set = hand, v: set = visible) -> str:
+                drawn = [
+                    f"  {m.message_id}{' (deleted)' if m.deleted else ''}: {m.text!r}"
+                    for m in self.fake.messages(u)
+                    if m.text.startswith(marker)
+                ][-4:]
+                return f"hand {sorted(h)}, may see {sorted(v)}; hand messages:\n" + "\n".join(drawn)
+
+            wait_for(f"{user['first_name']}'s hand", shown, explain=seen)
         if not self.mirror.is_over:
             name = self.users[self.mirror.current_seat]["first_name"]
 
@@ -149,7 +157,13 @@ class Scripted:
                     for m in self.fake.messages(self.group)[-3:]
                 )
 
-            wait_for("the turn on the table", turn_shown)
+            wait_for(
+                "the turn on the table",
+                turn_shown,
+                explain=lambda: "\n".join(
+                    repr(m.text) for m in self.fake.messages(self.group)[-3:]
+                ),
+            )
 
 
 def test_sigkill_at_random_points_loses_and_repeats_nothing(tmp_path):

@@ -4,6 +4,7 @@ mode when WEBHOOK_URL is set."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -14,7 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,18 +25,29 @@ from tests.bot.conftest import t
 from tests.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
-WAIT = 30.0  # a generous bound for a slow machine; the test never measures speed
+# Generous bounds for a machine busy with other work; the tests never measure speed. A step
+# (a press answered, a message drawn) gets WAIT; a start-up (the imports, the database, the
+# first call to the Bot API) gets STARTUP: on a loaded machine it takes tens of seconds, and a
+# step that counted it in its own bound failed now and then.
+WAIT = 30.0
+STARTUP = 180.0
 
 
-def wait_for(what: str, condition: Callable[[], object]) -> object:
-    """Poll until ``condition()`` is truthy; fail naming ``what`` if it never comes."""
-    deadline = time.monotonic() + WAIT
+def wait_for(
+    what: str,
+    condition: Callable[[], object],
+    bound: float = WAIT,
+    explain: Callable[[], str] | None = None,
+) -> object:
+    """Poll until ``condition()`` is truthy; fail naming ``what`` (and what ``explain`` says
+    was seen instead) if it never comes."""
+    deadline = time.monotonic() + bound
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
         time.sleep(0.05)
-    pytest.fail(f"the bot never got to: {what}")
+    pytest.fail(f"the bot never got to: {what}" + (f"\n{explain()}" if explain else ""))
 
 
 def free_port() -> int:
@@ -51,9 +63,14 @@ def start_bot(
     base_url: str,
     *,
     args: tuple[str, ...] = ("-m", "bot"),
+    ready: str | None = "getUpdates",
+    log: Path | None = None,
     **env: str,
 ) -> subprocess.Popen:
-    """Run the README's command (or ``args``) with the fake's URL and token."""
+    """Run the README's command (or ``args``) with the fake's URL and token; with ``ready``,
+    return once the new process has made that call (its first poll by default), failing at
+    once with its log if it exits before. Its log goes to ``log`` if given (a process that
+    runs for several tests), else to a pipe."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBHOOK_"))}
     clean |= {
         "PYTHONPATH": str(ROOT),
@@ -62,21 +79,38 @@ def start_bot(
         "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
         **env,
     }
-    return subprocess.Popen(
-        [sys.executable, *args],
-        cwd=tmp_path,
-        env=clean,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    before = len(fake.calls_of(ready)) if ready else 0
+    with open(log, "w") if log is not None else contextlib.nullcontext() as log_file:
+        process = subprocess.Popen(
+            [sys.executable, *args],
+            cwd=tmp_path,
+            env=clean,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE if log_file is None else log_file,
+            text=True,
+        )
+    if ready:
+
+        def up() -> bool:
+            if process.poll() is not None:
+                err = process.stderr.read() if process.stderr else log.read_text()
+                pytest.fail(f"the bot exited ({process.returncode}) before {ready}:\n{err}")
+            return len(fake.calls_of(ready)) > before
+
+        try:
+            wait_for(f"its first {ready}", up, bound=STARTUP)
+        except BaseException:
+            process.kill()
+            process.communicate()
+            raise
+    return process
 
 
-def finish(process: subprocess.Popen, failure: str) -> str:
+def finish(process: subprocess.Popen, failure: str, bound: float = WAIT) -> str:
     """Wait for the bot to exit; return what it logged (fail with ``failure`` if it never
     does)."""
     try:
-        _, err = process.communicate(timeout=WAIT)
+        _, err = process.communicate(timeout=bound)
     except subprocess.TimeoutExpired:
         process.kill()
         _, err = process.communicate()
@@ -90,6 +124,63 @@ def stop_bot(process: subprocess.Popen) -> str:
     return finish(process, "the bot did not stop on SIGTERM")
 
 
+class PollingBot:
+    """One polling bot for the tests that need one running: started once for the module, and
+    restarted (SIGTERM, then a new process) by the tests that check what a restart keeps.
+    Its log goes to a file per process, read as it grows."""
+
+    def __init__(self, fake: FakeTelegram, base_url: str, folder: Path) -> None:
+        self.fake, self.base_url = fake, base_url
+        self.starts = 0
+        self.start(folder)
+
+    def start(self, folder: Path) -> None:
+        """A new process on the database in ``folder``."""
+        self.starts += 1
+        self.folder = folder
+        self.log_path = folder / f"bot-{self.starts}.log"
+        self.process = start_bot(
+            folder, self.fake, self.base_url, log=self.log_path, LOG_LEVEL="WARNING"
+        )
+
+    def log(self) -> str:
+        """What the running (or last) process logged so far."""
+        return self.log_path.read_text()
+
+    def stop(self) -> str:
+        """SIGTERM; the process's whole log once it exited."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=WAIT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                pytest.fail(f"the bot did not stop on SIGTERM:\n{self.log()}")
+        return self.log()
+
+    def restart(self, folder: Path | None = None) -> str:
+        """Stop the bot and start it again, on the same database or the one in ``folder``;
+        returns the stopped process's log."""
+        err = self.stop()
+        assert self.process.returncode == 0, err
+        self.start(folder or self.folder)
+        return err
+
+
+@pytest.fixture(scope="module")
+def polling(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PollingBot]:
+    """The module's polling bot, against its own fake Bot API."""
+    fake = FakeTelegram()
+    with fake.serve() as server:
+        bot = PollingBot(fake, server.base_url, tmp_path_factory.mktemp("polling"))
+        try:
+            yield bot
+        finally:
+            err = bot.stop()
+    assert "Traceback" not in err, err
+
+
 def open_lobby(fake: FakeTelegram, alice: dict, bob: dict, group: dict):
     """Both players open the private chat, Alice opens a Briscola lobby; returns its message."""
     fake.start_private(alice)
@@ -99,29 +190,21 @@ def open_lobby(fake: FakeTelegram, alice: dict, bob: dict, group: dict):
     return wait_for("the lobby", lambda: fake.last_message(group))
 
 
-def test_polling_process_killed_and_restarted_keeps_the_lobby(tmp_path):
+def test_polling_process_killed_and_restarted_keeps_the_lobby(polling):
     """The bot polls the fake over HTTP; after SIGTERM a new process on the same database
     still knows the lobby, brings its message up to date and takes a join."""
-    fake = FakeTelegram()
+    fake = polling.fake
     alice = fake.add_user("Alice", language_code="it")
     bob = fake.add_user("Bob", language_code="it")
     group = fake.add_group("Tavolo", members=[alice, bob])
-    with fake.serve() as server:
-        bot = start_bot(tmp_path, fake, server.base_url)
-        try:
-            lobby = open_lobby(fake, alice, bob, group)
-        finally:
-            err = stop_bot(bot)
-        assert "Traceback" not in err, err
-        bot = start_bot(tmp_path, fake, server.base_url)
-        try:
-            fake.press_button(bob, lobby, t("btn-join"))
-            wait_for("seating Bob", lambda: "Bob" in fake.message(group, lobby.message_id).text)
-            text = fake.message(group, lobby.message_id).text
-            assert "Alice" in text and "Bob" in text
-        finally:
-            err = stop_bot(bot)
-        assert "Traceback" not in err, err
+    lobby = open_lobby(fake, alice, bob, group)
+    err = polling.restart()
+    assert "Traceback" not in err, err
+    fake.press_button(bob, lobby, t("btn-join"))
+    wait_for("seating Bob", lambda: "Bob" in fake.message(group, lobby.message_id).text)
+    text = fake.message(group, lobby.message_id).text
+    assert "Alice" in text and "Bob" in text
+    assert "Traceback" not in polling.log(), polling.log()
 
 
 def start_webhook_bot(
@@ -136,6 +219,7 @@ def start_webhook_bot(
         WEBHOOK_URL="https://tavolata.example/hook",
         WEBHOOK_LISTEN="127.0.0.1",
         PORT=str(port),
+        ready="setWebhook",
         **env,
     )
 
@@ -183,7 +267,6 @@ def test_webhook_mode_serves_updates_posted_to_the_webhook(tmp_path):
             tmp_path, fake, server.base_url, port, WEBHOOK_SECRET="s3cret", LOG_LEVEL="WARNING"
         )
         try:
-            wait_for("setting the webhook", lambda: fake.webhook_url)
             assert fake.webhook_url == "https://tavolata.example/hook"
             assert sorted(fake.allowed_updates()) == sorted(ALLOWED_UPDATES)
             token = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
@@ -226,8 +309,8 @@ def test_a_webhook_port_already_taken_stops_the_start_with_one_line(tmp_path):
 
 def run_to_exit(tmp_path: Path, fake: FakeTelegram, base_url: str, *args: str, **env: str):
     """Run the bot (or ``python -m bot ARGS``) until it exits by itself: (status, stderr)."""
-    process = start_bot(tmp_path, fake, base_url, args=("-m", "bot", *args), **env)
-    err = finish(process, "the bot did not stop by itself")
+    process = start_bot(tmp_path, fake, base_url, args=("-m", "bot", *args), ready=None, **env)
+    err = finish(process, "the bot did not stop by itself", bound=STARTUP)
     return process.returncode, err
 
 
@@ -333,9 +416,9 @@ def test_an_unreachable_bot_api_is_said_once_and_tried_again(tmp_path):
     alice = fake.add_user("Alice", language_code="it")
     with fake.serve() as server:
         with fake.outage(502):
-            bot = start_bot(tmp_path, fake, server.base_url, LOG_LEVEL="WARNING")
+            bot = start_bot(tmp_path, fake, server.base_url, ready=None, LOG_LEVEL="WARNING")
             try:
-                wait_for("two attempts", lambda: len(fake.calls_of("getMe")) >= 2)
+                wait_for("two attempts", lambda: len(fake.calls_of("getMe")) >= 2, STARTUP)
             except BaseException:
                 stop_bot(bot)
                 raise
@@ -349,26 +432,29 @@ def test_an_unreachable_bot_api_is_said_once_and_tried_again(tmp_path):
     assert len([line for line in lines if "cannot reach the Bot API" in line]) == 1, err
 
 
-def test_polling_asks_only_for_handled_updates_and_skips_unreadable_ones(tmp_path):
+def test_polling_asks_only_for_handled_updates_and_skips_unreadable_ones(polling):
     """getUpdates asks for the update types the bot handles; an update the library cannot
     parse (a poll_answer without its user, a message without a chat) is logged once and
     skipped, and the update behind it is answered."""
-    fake = FakeTelegram()
+    fake = polling.fake
     alice = fake.add_user("Alice", language_code="it")
-    with fake.serve() as server:
-        bot = start_bot(tmp_path, fake, server.base_url, LOG_LEVEL="WARNING")
-        try:
-            wait_for("polling", lambda: fake.allowed_updates() is not None)
-            assert sorted(fake.allowed_updates()) == sorted(ALLOWED_UPDATES)
-            bad = fake.raw_update({"message": {"message_id": 1, "text": "/start"}})
-            fake.start_private(alice)
-            wait_for("welcoming Alice", lambda: fake.messages(alice))
-            wait_for("the updates taken", lambda: not fake.pending_updates())
-        finally:
-            err = stop_bot(bot)
+    assert sorted(fake.allowed_updates()) == sorted(ALLOWED_UPDATES)
+    bad = fake.raw_update({"message": {"message_id": 1, "text": "/start"}})
+    fake.start_private(alice)
+    wait_for("welcoming Alice", lambda: fake.messages(alice))
+    wait_for("the updates taken", lambda: not fake.pending_updates())
+
+    def skipped() -> list[str]:
+        return [
+            line
+            for line in polling.log().splitlines()
+            if f"skipped update {bad['update_id']}" in line
+        ]
+
+    wait_for("the unreadable update logged", skipped)
+    err = polling.log()
     assert "Traceback" not in err and " ERROR " not in err, err
-    skipped = [line for line in err.splitlines() if f"skipped update {bad['update_id']}" in line]
-    assert len(skipped) == 1, err
+    assert len(skipped()) == 1, err
 
 
 def test_webhook_without_a_secret_generates_one_keeps_it_and_refuses_updates_without_it(tmp_path):
@@ -408,32 +494,25 @@ def test_webhook_without_a_secret_generates_one_keeps_it_and_refuses_updates_wit
     assert len(secrets_seen[0]) >= 32 and secrets_seen[0] == secrets_seen[1]
 
 
-def test_backup_copies_the_live_database_and_the_copy_restores(tmp_path):
+def test_backup_copies_the_live_database_and_the_copy_restores(polling, tmp_path):
     """``python -m bot backup PATH`` while the bot runs: a consistent copy with the games in
     it; the bot started on the copy (the README's restore) knows the lobby."""
-    fake = FakeTelegram()
+    fake = polling.fake
     alice = fake.add_user("Alice", language_code="it")
     bob = fake.add_user("Bob", language_code="it")
     group = fake.add_group("Tavolo", members=[alice, bob])
     copy_path = tmp_path / "backups" / "copy.sqlite3"
-    with fake.serve() as server:
-        bot = start_bot(tmp_path, fake, server.base_url)
-        try:
-            lobby = open_lobby(fake, alice, bob, group)
-            copy_path.parent.mkdir()
-            status, err = run_to_exit(tmp_path, fake, server.base_url, "backup", str(copy_path))
-            assert status == 0, err
-        finally:
-            err = stop_bot(bot)
-        restored = tmp_path / "restored"
-        restored.mkdir()
-        (restored / "bot.sqlite3").write_bytes(copy_path.read_bytes())
-        bot = start_bot(restored, fake, server.base_url)
-        try:
-            fake.press_button(bob, lobby, t("btn-join"))
-            wait_for("seating Bob", lambda: "Bob" in fake.message(group, lobby.message_id).text)
-        finally:
-            err = stop_bot(bot)
-        assert "Traceback" not in err, err
-        status, err = run_to_exit(tmp_path, fake, server.base_url, "backup", str(tmp_path))
+    lobby = open_lobby(fake, alice, bob, group)
+    copy_path.parent.mkdir()
+    status, err = run_to_exit(polling.folder, fake, polling.base_url, "backup", str(copy_path))
+    assert status == 0, err
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    (restored / "bot.sqlite3").write_bytes(copy_path.read_bytes())
+    err = polling.restart(restored)
+    assert "Traceback" not in err, err
+    fake.press_button(bob, lobby, t("btn-join"))
+    wait_for("seating Bob", lambda: "Bob" in fake.message(group, lobby.message_id).text)
+    assert "Traceback" not in polling.log(), polling.log()
+    status, err = run_to_exit(restored, fake, polling.base_url, "backup", str(tmp_path))
     assert status == 2 and "is a directory" in err and "Traceback" not in err, err

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.belota.game import PLAYING
+from engine.belota.game import PLAYING, Belota
 
 KINDS = [(kind, n) for kind, cls in sorted(engine.GAMES.items()) for n in cls.player_counts]
 # House rules whose paths the default games do not take.
@@ -406,6 +406,45 @@ def test_void_shown_by_play_is_kept_in_every_sample():
                     assert all(h[1] != led for h in s.hands[p])
                 return
     pytest.fail("no void shown in 300 hands")
+
+
+# What a game rebuilt from a view does not rebuild: the match before this hand.
+MATCH_KEYS = ("scores", "deal", "scoresheet", "litigiu", "move_number", "is_over", "winners")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), play=st.booleans())
+def test_belota_from_view_rebuilds_the_hand_the_view_shows(seed, play):
+    """``Belota.from_view`` deals the hidden cards as ``sample`` does and replays the hand: the
+    seat's view of the rebuilt game is its view (but the match's history), the watch sees every
+    bid and card of the hand in order, and a watch that says stop gives None."""
+    g = belota_position(seed, play=play)
+    seat = random.Random(seed).randrange(4)
+    view = g.view(seat)
+    seen = []
+
+    def watch(_game, p, code):
+        seen.append((p, code))
+        return True
+
+    r = Belota.from_view(view, random.Random(seed), watch)
+    assert r is not None
+    mine = r.view(seat)
+    for key in view:
+        if key not in MATCH_KEYS:
+            assert mine[key] == view[key], key
+    assert sorted(r.hands[seat]) == sorted(g.hands[seat])
+    if view["phase"] == "playing":
+        by = g._played_by()
+        assert seen == [tuple(b) for b in view["bids"]] + [(p, c) for p, c, *_ in g._plays()]
+        s = g.copy()
+        s.hands = r.hands  # the rebuilt deal is one that ``deals`` and ``sample`` may give
+        assert replay_deal(g, s) == replay_deal(g, g)
+        assert [r._played_by()[p] for p in range(4)] == by
+    else:
+        assert seen == [tuple(b) for b in view["bids"]]
+    if seen:
+        assert Belota.from_view(view, random.Random(seed), lambda *_: False) is None
 
 
 def late_belota_position(seed: int) -> engine.Game | None:
