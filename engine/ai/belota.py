@@ -12,6 +12,26 @@ loads points on a trick its partner holds safely, takes a trick cheaply when it 
 throws its least useful card otherwise. It remembers the cards played and who showed void in a
 suit (or could not beat a trump), so it knows which cards are masters.
 
+Rules added to the play, each with its gain in deals won against the greedy player of the
+benchmarks (paired on the same 2,000 seat-swapped pairs of deals, 95% interval):
+
+1. The taker holding three trumps or more leads its lowest trump while the opponents may hold
+   trumps, even when its best trump is not the master: the jack or the nine out falls on a
+   small trump rather than on a side ace later (+1.0 ± 0.5; with two trumps +0.7 ± 0.8; the
+   taker's partner doing the same: no gain).
+2. The exact ending starts a trick earlier: the last three tricks, searched exactly over every
+   deal consistent with the view when at most twelve are (it was the last two tricks and four
+   deals; +0.6 ± 0.3 over rule 1; twelve deals in the last two tricks alone: +0.1 ± 0.2).
+3. A trump kept in hand is worth twice what it was (``TRUMP_KEEP``): the player ruffs or
+   overtrumps with its smallest trump, and not at all on a trick that is not worth a trump
+   (+1.2 over rules 1 and 2, and +1.1 ± 0.4 on 1,500 other pairs; 1.5 times: +0.2 ± 0.3,
+   0.7 times: -0.3 ± 0.2).
+
+Tried and left out (no gain clear of the noise): leading away from suits an opponent may
+trump, leading into the partner's void, other weights for a trick held, a card thrown and an
+ace kept, and a bidding model fitted to the outcome of taking or passing on the same deals
+(+0.8 ± 1.1 deals won, with a worse point margin).
+
 The hard player bids as the normal player does. In the play, given the game, it has the engine
 deal the unseen cards again (``game.sample``, consistent with all the seat knows); given only
 the view, the engine deals them again consistently with the view and rebuilds the hand by
@@ -21,9 +41,10 @@ card out on its own copy of the deal with the normal rules for every seat, and k
 with the best average point margin; it leaves the normal player's card only for a gain clear of
 the playouts' noise.
 
-In the last two tricks both list every way the cards left can lie that agrees with the view and
-search each exactly to the deal's score (the normal player when at most a few ways are left):
-once the voids shown leave one way, the ending is played perfectly.
+In the last tricks (the normal player three, the hard player two) both list every way the cards
+left can lie that agrees with the view and search each exactly to the deal's score, when at most
+a few ways are left (twelve for normal, 24 for hard): once the voids shown leave one way, the
+ending is played perfectly.
 """
 
 from __future__ import annotations
@@ -52,8 +73,12 @@ NAME = 7.5  # name another suit in the second round
 SENSA = 12.0  # go sensa (the score is doubled)
 CONTRU = 8.0  # answer the opponents' sensa (tripled)
 # What a card kept in hand is worth beyond this trick: trumps keep their power to take.
-TRUMP_KEEP = {"J": 12, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 3, "8": 2.5, "7": 2.5}
+# Rule 3: twice what they were (the jack 12, the seven 2.5), so a trump is not spent on a small
+# trick: a deal won in 1.2 more of 100.
+TRUMP_KEEP = {"J": 24, "9": 18, "A": 12, "T": 10, "K": 6, "Q": 6, "8": 5, "7": 5}
 ACE_KEEP = 4  # a master card of a side suit will win a trick later
+# Rule 1: the taker holding this many trumps leads one even when its best is not the master.
+TAKER_TRUMPS = 3
 # Per trump (or "" for sensa), each suit's cards from the strongest down.
 SUIT_ORDER = {
     trump: {
@@ -205,6 +230,7 @@ class Table:
 
     __slots__ = (
         "contract_team",
+        "declarer",
         "hand",
         "leader",
         "legal",
@@ -225,7 +251,9 @@ class Table:
         leader: int,
         memory: Memory,
         contract_team: int,
+        declarer: int | None = None,
     ) -> None:
+        self.declarer = declarer
         self.seat = seat
         self.trump = trump
         self.hand = hand
@@ -266,6 +294,7 @@ def table_from_view(view: dict[str, Any], legal: Sequence[str]) -> Table:
         leader=view["leader"],
         memory=memory,
         contract_team=contract["team"],
+        declarer=contract["declarer"],
     )
 
 
@@ -352,6 +381,9 @@ def _lead(t: Table, strength: dict[str, int], points: dict[str, int], mate: int)
         top = max(mine, key=strength.__getitem__)
         if _master(t, top):
             return top  # draw the opponents' trumps
+        if t.declarer == t.seat and len(mine) >= TAKER_TRUMPS:
+            # Rule 1: the taker, long in trump, draws with its lowest trump all the same.
+            return min(mine, key=strength.__getitem__)
     # Cash a master card of a side suit that no opponent can trump.
     cash = [
         c for c in legal if c[1] != trump and _master(t, c) and not _opponents_may_trump(t, c[1])
@@ -390,31 +422,37 @@ def normal(
         return choose_bid(view["hand"], view["turned"], legal)
     if DECLARE in legal:
         return DECLARE
-    code = ending(view, legal, NORMAL_ENDING_WORLDS, game)
+    code = ending(view, legal, NORMAL_ENDING_WORLDS, game, NORMAL_ENDING_TRICKS)
     return code if code is not None else choose_card(table_from_view(view, legal))
 
 
 # -- exact endings -----------------------------------------------------------------------------
-# In the last two tricks the cards left are few: every way they can lie in the other hands that
+# In the last tricks the cards left are few: every way they can lie in the other hands that
 # agrees with the view (hand sizes, voids shown, trumps a seat could not hold, declared cards) is
 # listed, each is searched exactly to the deal's score, and the card that does best over all of
 # them is played; when only one way is left, the ending is known and played perfectly. The
-# normal player does it when at most this many ways are left (each is rebuilt in the engine, a
-# fraction of a millisecond), the hard player when at most HARD_ENDING_WORLDS are (a few tens of
-# milliseconds).
-ENDING_TRICKS = 2
-NORMAL_ENDING_WORLDS = 4
+# normal player does it in the last NORMAL_ENDING_TRICKS tricks when at most
+# NORMAL_ENDING_WORLDS ways are left (rule 2: the last three tricks and twelve ways, where it
+# was the last two and four), the hard player in the last HARD_ENDING_TRICKS when at most
+# HARD_ENDING_WORLDS are (a few tens of milliseconds).
+NORMAL_ENDING_TRICKS = 3
+NORMAL_ENDING_WORLDS = 12
+HARD_ENDING_TRICKS = 2
 HARD_ENDING_WORLDS = 24
 
 
 def ending(
-    view: dict[str, Any], legal: list[str], worlds: int, game: Game | None = None
+    view: dict[str, Any],
+    legal: list[str],
+    worlds: int,
+    game: Game | None = None,
+    tricks: int = HARD_ENDING_TRICKS,
 ) -> str | None:
-    """In the last ``ENDING_TRICKS`` tricks, the card that does best (deals won first, then the
+    """In the last ``tricks`` tricks, the card that does best (deals won first, then the
     margin) over every deal consistent with the view, each searched exactly; ``None`` earlier,
     or when more than ``worlds`` deals are consistent. Given the game, the deals are the
     engine's (``game.deals``); otherwise they are worked out from the view."""
-    if view["phase"] != "playing" or len(view["hand"]) > ENDING_TRICKS or len(legal) < 2:
+    if view["phase"] != "playing" or len(view["hand"]) > tricks or len(legal) < 2:
         return None
     seat = view["seat"]
     if game is not None:
@@ -483,11 +521,18 @@ def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
 
 
 # -- hard ------------------------------------------------------------------------------------
-def table_of(g: Belota, seat: int, legal: list[str], memory: Memory) -> Table:
+def table_of(
+    g: Belota, seat: int, legal: list[str], memory: Memory, declarer: int | None = None
+) -> Table:
     """What the normal rules see of a deal in the engine, for ``seat`` to play one of
-    ``legal`` (``memory`` has read the cards played)."""
+    ``legal`` (``memory`` has read the cards played; ``declarer``, who fixed the contract)."""
     s = g.sight(seat)
-    return Table(seat, s.trump, s.hand, legal, s.trick, s.leader, memory, s.contract_team)
+    return Table(seat, s.trump, s.hand, legal, s.trick, s.leader, memory, s.contract_team, declarer)
+
+
+def _declarer(g: Belota) -> int | None:
+    contract = g.contract()
+    return None if contract is None else contract["declarer"]
 
 
 def playout(g: Belota) -> list[int]:
@@ -496,6 +541,7 @@ def playout(g: Belota) -> list[int]:
     Each seat plays from its own hand and the public state (bids, cards played, the trick).
     """
     memory: Memory | None = None
+    declarer = None
     while True:
         seat = g.current_seat
         legal = g.legal_actions(seat)
@@ -509,8 +555,9 @@ def playout(g: Belota) -> list[int]:
             s = g.sight(seat)
             if memory is None:
                 memory = Memory(next_seat(s.dealer, 4), s.trump)
+                declarer = _declarer(g)
             memory.read(s.played)
-            code = choose_card(table_of(g, seat, legal, memory))
+            code = choose_card(table_of(g, seat, legal, memory, declarer))
         for event in g.play(seat, code):
             if event["type"] == "deal_scored":
                 return event["points"]
@@ -526,7 +573,9 @@ class Surprises:
     def __init__(self, view: dict[str, Any], limit: int) -> None:
         self.seat = view["seat"]
         self.turned = view["turned"]
-        trump = (view["contract"] or {}).get("trump") or ""
+        contract = view["contract"] or {}
+        trump = contract.get("trump") or ""
+        self.declarer = contract.get("declarer")
         self.memory = Memory(next_seat(view["dealer"], 4), trump)
         self.limit = limit
         self.count = 0
@@ -544,7 +593,7 @@ class Surprises:
                 legal.remove(DECLARE)
             if len(legal) > 1:
                 self.memory.read(g.sight(seat).played)
-                if choose_card(table_of(g, seat, legal, self.memory)) != code:
+                if choose_card(table_of(g, seat, legal, self.memory, self.declarer)) != code:
                     self.count += 1
         return self.count <= self.limit
 
@@ -591,7 +640,7 @@ def hard(
         raise ValueError("hard needs a time budget or a number of samples")
     if DECLARE in legal:
         return DECLARE
-    code = ending(view, legal, HARD_ENDING_WORLDS, game)
+    code = ending(view, legal, HARD_ENDING_WORLDS, game, HARD_ENDING_TRICKS)
     if code is not None:
         return code
     if _is_bidding(legal):

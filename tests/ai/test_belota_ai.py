@@ -19,7 +19,7 @@ from engine.ai import choose
 from engine.belota import Belota
 from engine.belota.tables import STRENGTH
 from engine.cards import PACK_32
-from tests.engine.belota_deals import new_hand
+from tests.engine.belota_deals import new_hand, play_cards
 
 TAKE = ["take", "pass", "pass", "pass"]
 
@@ -127,6 +127,75 @@ def test_normal_loads_its_ten_when_the_partner_holds_the_trick():
     # Seat 0 plays last; its partner seat 2 holds the trick with the ace: QS (3) or JS (2)?
     # It loads the queen, the most points it can give.
     assert normal_choice(g) == "QS"
+
+
+# Seat 1 holds three hearts, 9H AH 7H, without the jack.
+THREE_TRUMPS = {
+    1: "9H AH 7H KD 8D QC 8C 9S",
+    2: "JH 8H TD 7D TC 7C TS 7S",
+    3: "TH QH AD QD AC 9C AS QS",
+    0: "KH JD 9D KC JC KS 8S JS",
+}
+
+
+def test_rule_1_the_taker_long_in_trump_leads_its_lowest_trump_without_the_master():
+    """Seat 1 took hearts with 9H AH 7H: the jack is out, yet the taker draws trumps with its
+    lowest (7H) rather than lead a side card into the opponents' trumps."""
+    g, _ = new_hand(THREE_TRUMPS, taker=1, turned="7H", bids=TAKE)
+    assert g.current_seat == 1
+    assert normal_choice(g) == "7H"
+
+
+def test_rule_1_is_the_takers_own_the_partner_keeps_its_trumps():
+    """The same three trumps in the hand of the taker's partner: it leads a side card."""
+    g, _ = new_hand(THREE_TRUMPS, taker=3, turned="QH", bids=["pass", "pass", *TAKE])
+    assert g.current_seat == 1 and g.view(1)["contract"]["declarer"] == 3
+    assert normal_choice(g)[1] != "H"
+
+
+def test_rule_2_the_last_three_tricks_are_searched_exactly():
+    """Diamonds are trump; with three tricks left, six deals agree with seat 0's view. Its
+    partner leads 8C, seat 3 throws JH: the rules alone would load QS on the partner's trick,
+    but over those six deals the queen, kept, wins the deal and the queen thrown loses it."""
+    hands = {
+        0: "AH TD KC AS QS TH 8S 7S",
+        1: "JC 8D JD 9S AC QH KD 7H",
+        2: "AD 7D QC 8H 7C QD 8C 9D",
+        3: "JS TS KS 9H 9C JH TC KH",
+    }
+    g, _ = new_hand(hands, taker=1, turned="QH", bids=["pass"] * 4 + ["trump:D", *TAKE[1:]])
+    for trick in (
+        "JD 7D TS TD",
+        "AC 7C TC KC",
+        "7H 8H 9H AH",
+        "AS 9S 9D JS",
+        "QC 9C TH JC",
+        "8C JH",
+    ):
+        play_cards(g, *trick.split())
+    view, legal = g.view(0), g.legal_actions(0)
+    assert g.current_seat == 0 and view["hand"] == ["QS", "8S", "7S"]
+    assert len(g.deals(0, 12)) == 6
+    assert ai.choose_card(ai.table_from_view(view, legal)) == "QS"
+    assert normal_choice(g) in ("8S", "7S")
+    assert choose(view, legal, "normal", random.Random(0)) in ("8S", "7S")  # from the view alone
+
+
+def test_rule_3_a_trump_is_not_spent_on_a_small_trick():
+    """Clubs are trump, taken by seat 3. Its partner's KD, the master of diamonds, holds the
+    trick against 9D; seat 3, void in diamonds, throws 9H and keeps its jack of trump (with the
+    keep worth half as much, it spent JC to make sure of four points)."""
+    hands = {
+        0: "9S QC KS TH QD AH 7H 8H",
+        1: "KD AS JS QH TC TD QS 7D",
+        2: "8S TS 9C 9D 7S KH 8D JH",
+        3: "JC KC JD AC 7C 8C 9H AD",
+    }
+    g, _ = new_hand(hands, taker=3, turned="8C", bids=["pass", "pass", *TAKE])
+    for trick in ("AS 7S AD 9S", "TD 8D JD QD", "KD 9D"):
+        play_cards(g, *trick.split())
+    assert g.current_seat == 3
+    assert normal_choice(g) == "9H"
 
 
 def test_memory_reads_voids_and_trumps_a_player_could_not_hold():
