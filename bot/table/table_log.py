@@ -30,12 +30,7 @@ class TableLog:
         base, drawn = self._serials.get(live.game_id, (serial, serial))
         if serial != drawn:
             base = drawn
-        events = live.events_since(base)
-        announced = ui_for(live.row.kind).announced
-        for i in range(len(events) - 1, -1, -1):
-            if events[i]["type"] in announced:
-                return base, events[i + 1 :]
-        return base, events
+        return base, _after_last_result(live, live.events_since(base))
 
     def draw(self, live: LiveGame) -> list[dict]:
         """The events of the table's next version (``since``), which is now drawn."""
@@ -50,13 +45,18 @@ class TableLog:
         edit (deals played inside one edit window): each opens with its own deal's moves."""
         events = live.events_since(self.drawn_at(live))
         events = events[: max(0, len(events) - (live.serial - before))]
-        ui = ui_for(live.row.kind)
-        for i in range(len(events) - 1, -1, -1):
-            if events[i]["type"] in ui.announced:
-                events = events[i + 1 :]
-                break
-        return [e for e in events if e["type"] in ui.closing]
+        closing = ui_for(live.row.kind).closing
+        return [e for e in _after_last_result(live, events) if e["type"] in closing]
 
     def forget(self, game_id: int) -> None:
         """Drop a finished game's serials."""
         self._serials.pop(game_id, None)
+
+
+def _after_last_result(live: LiveGame, events: list[dict]) -> list[dict]:
+    """The events after the last one a deal's result announces (all of them if none)."""
+    announced = ui_for(live.row.kind).announced
+    for i in range(len(events) - 1, -1, -1):
+        if events[i]["type"] in announced:
+            return events[i + 1 :]
+    return events
