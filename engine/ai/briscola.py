@@ -16,6 +16,9 @@ normal player's card only for a gain clear of the playouts' noise.
 
 Both search the end of a two-player deal exactly: once the stock is gone nothing is hidden any
 more, and with the last two cards in the stock only which unseen card lies on top is unknown.
+With two players the hard player also searches each sampled deal exactly once six cards or fewer
+are left in the stock (``solve``: both hands and the stock's order are fixed by the sample), and
+its playouts end as the normal player ends a deal, with the last tricks played exactly.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.ai.search import RESULT, alpha_beta, monte_carlo, worth
+from engine.ai.search import alpha_beta, monte_carlo, worth
 from engine.base import Game
 from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
 from engine.cards import PACK_40, SUITS, next_seat, partner, side_of
@@ -299,8 +302,10 @@ def normal(
 # lies on top of the briscola card is unknown, so every possible one is searched (4 deals).
 ENDGAME_STOCK = 2
 # The hard player searches each of its sampled deals exactly with this many cards or fewer in
-# the stock (a few milliseconds a deal).
-HARD_EXACT_STOCK = 4
+# the stock (about 2 ms a deal with 6), and its playouts of two-player deals go on exactly from
+# a trick led with this many or fewer (as the normal player plays its last tricks).
+HARD_EXACT_STOCK = 6
+ROLLOUT_EXACT_STOCK = 2
 
 
 def endgame(view: dict[str, Any], s: Seen) -> str | None:
@@ -650,13 +655,13 @@ def utility(points: list[int], side: int) -> float:
     """A deal's worth to ``side``: 1 won, 0.5 drawn, 0 lost, plus a little for the margin."""
     mine = points[side]
     best_other = max(p for i, p in enumerate(points) if i != side)
-    if mine > best_other:
-        result = 1.0
-    elif mine == best_other:
-        result = 0.5
-    else:
-        result = 0.0
-    return result + MARGIN_WEIGHT * (mine - best_other) / 120
+    return margin_utility(mine - best_other)
+
+
+def margin_utility(margin: float) -> float:
+    """The worth of a deal ended with ``margin`` points over the best other side."""
+    result = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+    return result + MARGIN_WEIGHT * margin / 120
 
 
 def rollout(deal: Deal) -> list[int]:
@@ -664,6 +669,19 @@ def rollout(deal: Deal) -> list[int]:
     while not deal.over:
         deal.play(pick(deal.seen()))
     return deal.points
+
+
+def rollout_margin(deal: Deal, side: int) -> int:
+    """Two players: play ``deal`` on with the normal rules for both seats until at most
+    ``ROLLOUT_EXACT_STOCK`` cards are left in the stock at a trick's lead, then exactly (as the
+    normal player searches its last tricks); the margin of ``side`` at the end of the deal."""
+    while not deal.over:
+        if len(deal.stock) <= ROLLOUT_EXACT_STOCK and not deal.trick:
+            best = max(solve(deal).values())
+            sofar = deal.points[side] - deal.points[1 - side]
+            return sofar + (best if deal.turn == side else -best)
+        deal.play(pick(deal.seen()))
+    return deal.points[side] - deal.points[1 - side]
 
 
 def hard(
@@ -689,14 +707,23 @@ def hard(
             return card
     sample = sampler(view, s)
     # Near the end of a two-player deal each sampled deal is searched exactly rather than
-    # played out by the normal rules (its worth scaled to the playouts' utility).
+    # played out by the normal rules: every candidate at once, on each new deal.
     exactly = n == 2 and s.stock <= HARD_EXACT_STOCK
+    solved: list[Any] = [None, None]
+    sofar = 0
+    if n == 2:
+        points = points_so_far(view)
+        sofar = points[side] - points[1 - side]
 
     def evaluate(deal: Deal, card: str, _rng: random.Random) -> float:
+        if exactly:
+            if solved[0] is not deal:
+                solved[0], solved[1] = deal, solve(deal, candidates)
+            return margin_utility(sofar + solved[1][card])
         d = deal.copy()
         d.play(card)
-        if exactly:
-            return exact(d, side) / RESULT
+        if n == 2:
+            return margin_utility(rollout_margin(d, side))
         return utility(rollout(d), side)
 
     if samples is None and budget_ms is None:
@@ -704,3 +731,137 @@ def hard(
     return monte_carlo(
         candidates, sample, evaluate, rng, budget_ms, samples, CONFIDENCE, started=started
     )
+
+
+# -- exact search of a two-player deal with every card known ----------------------------------
+CARD_INDEX = {c: i for i, c in enumerate(PACK_40)}
+_POINTS = [CARD_POINTS[c] for c in PACK_40]
+_STRENGTH = [CARD_STRENGTH[c] for c in PACK_40]
+_SUIT = [c[1] for c in PACK_40]
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+def solve(deal: Deal, cards: list[str] | None = None) -> dict[str, int]:
+    """Two players, both hands and the stock's order known: for each of ``cards`` (the distinct
+    cards of the seat to act by default), the margin of points over the rest of the deal (this
+    trick included) that the seat to act can force by playing it, both seats then playing their
+    best. Alpha-beta over the points still to win, with a table of the positions met before (a
+    position's value does not depend on the points already taken)."""
+    trump = deal.trump
+    hands = [[CARD_INDEX[c] for c in h] for h in deal.hands]
+    stock = [CARD_INDEX[c] for c in deal.stock]  # drawn from the end
+    points, strength, suit = _POINTS, _STRENGTH, _SUIT
+    table: dict[int, tuple[int, int]] = {}
+    inf = 1000
+
+    def takes(a: int, b: int) -> bool:
+        """Whether ``b``, played on the led ``a``, takes the trick."""
+        if suit[b] == suit[a]:
+            return strength[b] > strength[a]
+        return suit[b] == trump
+
+    def lead(seat: int, top: int, alpha: int, beta: int) -> int:
+        """The margin for ``seat`` to lead, ``top`` cards left in the stock."""
+        mine = hands[seat]
+        if not mine:
+            return 0
+        other = hands[1 - seat]
+        if len(mine) == 1:
+            a, b = mine[0], other[0]
+            pts = points[a] + points[b]
+            return -pts if takes(a, b) else pts
+        key = top | seat << 6
+        for c in mine:
+            key |= 1 << (c + 7)
+        for c in other:
+            key |= 1 << (c + 47)
+        hit = table.get(key)
+        if hit is not None:
+            value, flag = hit
+            if flag == _EXACT:
+                return value
+            if flag == _LOWER:
+                if value >= beta:
+                    return value
+                alpha = max(alpha, value)
+            else:
+                if value <= alpha:
+                    return value
+                beta = min(beta, value)
+        start, stop = alpha, beta
+        best = -inf
+        # The cheap cards first: a liscio is most often the best lead.
+        for a in sorted(mine, key=lambda c: (points[c], suit[c] == trump, strength[c])):
+            mine.remove(a)
+            v = -follow(1 - seat, a, top, -beta, -alpha)
+            mine.append(a)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        flag = _UPPER if best <= start else _LOWER if best >= stop else _EXACT
+        table[key] = (best, flag)
+        return best
+
+    def follow(seat: int, a: int, top: int, alpha: int, beta: int) -> int:
+        """The margin for ``seat`` to answer the led ``a``."""
+        best = -inf
+        for b in sorted(hands[seat], key=lambda b: order(a, b)):
+            v = answer(seat, a, b, top, alpha, beta)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def order(a: int, b: int) -> tuple[bool, int]:
+        # Taking cheaply first (the weakest card that takes), then throwing the least.
+        if takes(a, b):
+            return (False, strength[b] + (10 if suit[b] == trump else 0))
+        return (True, points[b])
+
+    def answer(seat: int, a: int, b: int, top: int, alpha: int, beta: int) -> int:
+        """The margin for ``seat`` answering the led ``a`` with ``b``: the trick, the draw, the
+        rest."""
+        mine = hands[seat]
+        mine.remove(b)
+        pts = points[a] + points[b]
+        w = seat if takes(a, b) else 1 - seat
+        if top:
+            x, y = stock[top - 1], stock[top - 2]
+            hands[w].append(x)
+            hands[1 - w].append(y)
+            if w == seat:
+                v = pts + lead(seat, top - 2, alpha - pts, beta - pts)
+            else:
+                v = -pts - lead(w, top - 2, -beta - pts, -alpha - pts)
+            hands[w].remove(x)
+            hands[1 - w].remove(y)
+        elif w == seat:
+            v = pts + lead(seat, 0, alpha - pts, beta - pts)
+        else:
+            v = -pts - lead(w, 0, -beta - pts, -alpha - pts)
+        mine.append(b)
+        return v
+
+    seat = deal.turn
+    if cards is None:
+        cards = sorted(set(deal.hands[seat]), key=_view_order)
+    top = len(stock)
+    found: dict[str, int] = {}
+    if deal.trick:
+        a = CARD_INDEX[deal.trick[0]]
+        for card in cards:
+            found[card] = answer(seat, a, CARD_INDEX[card], top, -inf, inf)
+    else:
+        mine = hands[seat]
+        for card in cards:
+            c = CARD_INDEX[card]
+            mine.remove(c)
+            found[card] = -follow(1 - seat, c, top, -inf, inf)
+            mine.append(c)
+    return found

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import engine
 from engine.ai import briscola as ai
 from engine.ai import choose
+from engine.ai.search import alpha_beta
 from engine.briscola import CARD_POINTS
 from engine.cards import PACK_40
 
@@ -292,3 +293,82 @@ def test_view_keeps_the_turned_card_public_after_it_is_drawn():
     view = g.view(0)
     assert view["briscola_card"] is None
     assert view["public_cards"] == [deck[-1]]
+
+
+def true_deal(g: engine.Game) -> ai.Deal:
+    """The deal of a two-player game as it lies (the hidden cards too), for the exact search."""
+    view = g.view(g.current_seat)
+    stock = list(reversed(g.stock[g.drawn :]))  # drawn from the end, the briscola card first
+    hands = [g.hand(0), g.hand(1)]
+    trick = [t["card"] for t in view["trick"]]
+    points = ai.points_so_far(view)
+    seat = g.current_seat
+    return ai.Deal(2, view["trump"], hands, stock, trick, view["leader"], seat, points, set())
+
+
+def best_margin(g: engine.Game, side: int) -> int:
+    """Brute force through the engine: the best margin of points ``side`` can force."""
+    if g.is_over:
+        pts = g.deal_results[-1]["points"]
+        return pts[side] - pts[1 - side]
+    seat = g.current_seat
+    values = []
+    for code in set(g.legal_actions(seat)):
+        child = g.copy()
+        child.play(seat, code)
+        values.append(best_margin(child, side))
+    return max(values) if seat == side else min(values)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_exact_search_finds_the_best_margin_of_each_card(seed):
+    """With both hands and the stock's order known (two cards left in the stock), the exact
+    search gives for each card the margin of the points still to win that the seat can force
+    by playing it, as a brute force through the engine finds it."""
+    g = random_position(seed, 2, 32 + seed % 2)
+    assert g.view(0)["stock"] == 2
+    seat = g.current_seat
+    view = g.view(seat)
+    before = ai.points_so_far(view)
+    found = ai.solve(true_deal(g))
+    assert set(found) == set(g.legal_actions(seat))
+    for code, margin in found.items():
+        child = g.copy()
+        child.play(seat, code)
+        assert before[seat] - before[1 - seat] + margin == best_margin(child, seat)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_exact_search_agrees_with_plain_minimax_with_more_cards_in_the_stock(seed):
+    """Six cards in the stock: the search with its table of positions and its pruning gives
+    the same margins as plain alpha-beta over the deal."""
+    g = random_position(10 + seed, 2, 28 + seed % 2)
+    assert g.view(0)["stock"] == 6
+    deal = true_deal(g)
+    side = deal.turn
+
+    def expand(d: ai.Deal):
+        if d.over:
+            return d.points[side] - d.points[1 - side]
+        return d.turn == side, ai._children(d)
+
+    sofar = deal.points[side] - deal.points[1 - side]
+    for card, margin in ai.solve(deal).items():
+        child = deal.copy()
+        child.play(card)
+        assert sofar + margin == alpha_beta(child, expand)
+
+
+def test_the_playouts_end_exactly_once_two_cards_are_left_in_the_stock():
+    """A playout follows the normal rules while the stock holds more than two cards at a
+    trick's lead, then the best play of the rest, as the normal player searches its end."""
+    g = random_position(5, 2, 20)
+    deal = true_deal(g)
+    side = deal.turn
+    follow = deal.copy()
+    while len(follow.stock) > ai.ROLLOUT_EXACT_STOCK or follow.trick:
+        follow.play(ai.pick(follow.seen()))
+    best = max(ai.solve(follow).values())
+    best = best if follow.turn == side else -best
+    expected = follow.points[side] - follow.points[1 - side] + best
+    assert ai.rollout_margin(deal.copy(), side) == expected
