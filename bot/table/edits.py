@@ -175,8 +175,14 @@ class Renderer:
             del self._tasks[game_id]
             self._wake.pop(game_id, None)
             self._stage.pop(game_id, None)
+            # A place in the budget taken and not spent goes to the next call waiting.
+            budget = self._budget()
             place = self._places.pop(wake, None)
-            if place is not None:
+            if budget is not None:
+                budget.give_back()
+                if place is not None:
+                    budget.give_back_place(place)
+            elif place is not None:
                 place.cancel()
 
     async def _pass(self, game_id: int, wake: asyncio.Event) -> bool:
