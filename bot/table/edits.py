@@ -515,7 +515,14 @@ class Renderer:
         if live.resumed:
             live.resumed = False
             seat_row = live.row.seat_row(actor) if actor is not None else None
-            if seat_row is not None and seat_row.hand_message_id is not None:
+            # Pinged before the restart only if their hand message was sent during this turn
+            # (a crash between the move's commit and the record of its ping leaves an older
+            # one; unknown, from before these turns were kept: taken as pinged).
+            if (
+                seat_row is not None
+                and seat_row.hand_message_id is not None
+                and seat_row.hand_turn in (None, live.turn_started)
+            ):
                 self._pinged.setdefault((live.game_id, actor), (live.turn_started, None))
         # The player to act first: their ping goes before the other hands' edits.
         for seat_row in sorted(live.row.seats, key=lambda s: s.seat != actor):
@@ -560,7 +567,9 @@ class Renderer:
             self._drawn_turn[key] = acting
             if mid != seat_row.hand_message_id:
                 seat_row.hand_message_id = mid
-                await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid)
+                # Sent during this turn: to the player to act, a message that notified them.
+                seat_row.hand_turn = ping[0]
+                await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid, ping[0])
 
     def _hand_can_wait(self, live: LiveGame, seat: int) -> bool:
         """Whether a waiting hand's edit is left out because the budget is short: the hand
