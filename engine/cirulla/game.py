@@ -54,8 +54,8 @@ from engine.cirulla.buone import (
     hand_buone,
 )
 from engine.cirulla.captures import ACE_TAKES_ALL, capture_ids, capture_table
-from engine.cirulla.cards import CODES, INDEX, IS_DIAMOND, VALUES, canonical
-from engine.cirulla.counting import CARD_ITEMS, count_piles
+from engine.cirulla.cards import CODES, INDEX, VALUES, canonical
+from engine.cirulla.counting import BITS, DIAMOND_MASK, count_masks, pile_mask
 from engine.errors import IllegalAction, SetupError
 from engine.rules import HouseRules
 
@@ -152,8 +152,8 @@ class Cirulla(Game):
     pack = PACK_40
     rules_model = CirullaRules
     copied_lists = (
-        *("actions", "scores", "winner_seats", "stock", "table", "diamonds", "shown", "knocked"),
-        *("knock_buone", "turn_buone", "calls", "pending_reveals"),
+        *("actions", "scores", "winner_seats", "stock", "table", "pile_masks", "shown"),
+        *("knocked", "knock_buone", "turn_buone", "calls", "pending_reveals"),
     )
     copied_nested = ("hands", "piles")
     copied_dicts = ("marks",)
@@ -725,7 +725,7 @@ class Cirulla(Game):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.table: list[int] = []  # canonical order
         self.piles: list[list[int]] = [[] for _ in range(sides)]
-        self.diamonds: list[int] = [0] * sides
+        self.pile_masks: list[int] = [0] * sides  # each pile as a bit mask of card numbers
         self.marks: dict[str, list[int]] = {name: [0] * sides for name in MARKS}
         self.last_capture_side: int | None = None
         self.turn = 0
@@ -867,7 +867,7 @@ class Cirulla(Game):
             points = total // 15
             pile = self.piles[dealer_side]
             pile.extend(table)
-            self.diamonds[dealer_side] += sum(map(IS_DIAMOND.__getitem__, table))
+            self.pile_masks[dealer_side] |= pile_mask(table)
             self.marks["table"][dealer_side] += points
             self.scores[dealer_side] += points
             self.last_capture_side = dealer_side
@@ -1101,14 +1101,14 @@ class Cirulla(Game):
                         "ace_takes_all": how == ACE_TAKES_ALL,
                     }
                 )
-        diamonds = IS_DIAMOND[card]
+        mask = BITS[card]
         for c in taken:
-            diamonds += IS_DIAMOND[c]
-        if diamonds:
-            self.diamonds[side] += diamonds
-            if self.diamonds[side] == 10:
-                self._partitone(side, events)
-                return True
+            mask |= BITS[c]
+        masks = self.pile_masks
+        masks[side] |= mask
+        if mask & DIAMOND_MASK and masks[side] & DIAMOND_MASK == DIAMOND_MASK:
+            self._partitone(side, events)
+            return True
         return False
 
     @property
@@ -1144,22 +1144,21 @@ class Cirulla(Game):
             if side is None:
                 side = self.seat_side[self.dealer]
             self.piles[side].extend(table)
-            d = sum(map(IS_DIAMOND.__getitem__, table))
+            mask = pile_mask(table)
             if events is not None:
                 cards = [CODES[c] for c in table]
                 events.append({"type": "table_taken", "side": side, "cards": cards})
             self.table = []
-            if d:
-                self.diamonds[side] += d
-                if self.diamonds[side] == 10:
-                    self._partitone(side, events)
-                    return
-        items, counts = count_piles(self.piles, self.grande_points)
+            masks = self.pile_masks
+            masks[side] |= mask
+            if mask & DIAMOND_MASK and masks[side] & DIAMOND_MASK == DIAMOND_MASK:
+                self._partitone(side, events)
+                return
+        items, counts = count_masks(self.pile_masks, self.grande_points)
         sides = range(len(self.sides))
         scores = self.scores
-        for name in CARD_ITEMS:
-            for s, points in enumerate(items[name]):
-                scores[s] += points
+        # Each side's score plus its card items (``items`` holds only those, in order, here).
+        scores[:] = map(sum, zip(scores, *items.values(), strict=True))
         if events is not None:
             for name in MARKS:
                 items[name] = list(self.marks[name])
