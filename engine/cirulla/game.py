@@ -42,7 +42,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import model_validator
 
 from engine.base import Game, register, rules_json
-from engine.cards import PACK_40
+from engine.cards import PACK_40, next_seat
 from engine.cirulla.buone import (
     SCALA_ALTA,
     Buona,
@@ -73,6 +73,7 @@ PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in 
 VALUE_KEYS = tuple(1 << 3 * (VALUES[c] - 1) for c in range(40))
 _KEYED_CAPTURES: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
 KEYED_MAX = 1 << 17
+CAPTURE_PREFIX = tuple(code + ":" for code in CODES)  # how a capture's code starts, by card
 
 
 class CirullaRules(HouseRules):
@@ -357,7 +358,9 @@ class Cirulla(Game):
         ata = self.ace_takes_all_always
         values_of = VALUES
         codes = CODES
+        prefix = CAPTURE_PREFIX
         n = self.players
+        after = tuple(next_seat(s, n) for s in range(n))
         capture = self._capture
         append = self.actions.append
         contest = self.pairs_contest  # only its calls wait to be shown
@@ -390,37 +393,43 @@ class Cirulla(Game):
             knock_buone = self.knock_buone
             plays = self.plays_in_turn
             turn_plays = self.turn_plays
-            last = self._last  # the last card played, written back when the loop stops
+            # The last card played is ``(player, card, taken, how)``, written back to ``_last``
+            # when the loop stops; player -1: none yet in this loop.
+            player, card, taken, how = -1, -1, (), None
             while True:
                 if value is not values_of and matta in table:
-                    by_value = capture_ids(tuple([value[c] for c in table]), ata)
-                    counts = [len(f) or 1 for f in by_value]
+                    by_value, counts = option_counts(
+                        capture_ids(tuple([value[c] for c in table]), ata)
+                    )
                 else:
                     entry = keyed.get(key)
                     if entry is None:
                         if len(keyed) >= KEYED_MAX:  # bounded like capture_ids' own cache
                             keyed.clear()
                         by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
-                        entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
+                        entry = keyed[key] = option_counts(by_value)
                     by_value, counts = entry
                 hand = hands[seat]
-                total = 0
-                for card in hand:
-                    total += counts[value[card]]
+                if counts is None:
+                    total = len(hand)
+                else:
+                    total = 0
+                    for c in hand:
+                        total += counts[value[c]]
                 if knock_buone[seat]:
                     i = int(random_() * (total + 1))
                     if i == total:
                         self.current = seat
                         self.plays_in_turn = plays
-                        self._last = last
+                        if player >= 0:
+                            self._last = (player, card, taken, how)
                         self._apply(seat, KNOCK)
                         break
                     knock_buone[seat] = ()
                 else:
                     i = int(random_() * total)
                 if total == len(hand):  # one option for each card: the i-th card
-                    card = hand[i]
-                    del hand[i]
+                    card = hand.pop(i)
                     i = 0
                 else:
                     for j, card in enumerate(hand):
@@ -430,36 +439,35 @@ class Cirulla(Game):
                             break
                         i -= k
                 found = by_value[value[card]]
+                player = seat
                 if not found:
                     append(codes[card])
                     insort(table, card)
                     key += key_bits[card]
-                    last = (seat, card, (), None)
+                    taken = ()
+                    how = None
                 else:
                     _, idx, how = found[i]
                     if len(idx) == 1:
                         c = table[idx[0]]
                         taken = [c]
-                        append(codes[card] + ":" + codes[c])
+                        append(prefix[card] + codes[c])
                         key -= key_bits[c]
                     else:
                         taken = [table[x] for x in idx]
-                        append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
+                        append(prefix[card] + "+".join([codes[c] for c in taken]))
                         for c in taken:
                             key -= key_bits[c]
-                    last = (seat, card, taken, how)
                     self.plays_in_turn = plays  # the scopa's rule reads it
                     if capture(seat, card, idx, taken, how, None):
-                        self._last = last
+                        self._last = (player, card, taken, how)
                         break  # the diamonds ended the game
                 plays += 1
-                seat += 1
-                if seat == n:
-                    seat = 0
+                seat = after[seat]
                 if plays == turn_plays:
                     self.current = seat
                     self.plays_in_turn = plays
-                    self._last = last
+                    self._last = (player, card, taken, how)
                     if self.stock:
                         self._deal_turn(None)
                         if self.pairs_contest:
@@ -470,7 +478,7 @@ class Cirulla(Game):
                 if contest and self.pending_reveals:
                     self.current = seat
                     self.plays_in_turn = plays
-                    self._last = last
+                    self._last = (player, card, taken, how)
                     self._reveal([])
                     break
 
@@ -1212,6 +1220,15 @@ class Cirulla(Game):
                 "reason": reason,
             }
         )
+
+
+def option_counts(
+    by_value: tuple[tuple[Any, ...], ...],
+) -> tuple[tuple[tuple[Any, ...], ...], list[int] | None]:
+    """Captures by card value, and how many options a card of each value has (a card that
+    captures nothing is laid: one option); None when no value has more than one."""
+    counts = [len(f) or 1 for f in by_value]
+    return by_value, counts if max(counts) > 1 else None
 
 
 def option_id(option: Any) -> int:
