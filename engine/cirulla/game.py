@@ -761,15 +761,16 @@ class Cirulla(Game):
     def _deal_turn(self, events: list[dict[str, Any]] | None) -> None:
         """Give each player its cards one at a time from seat dealer+1 (and the table, first)."""
         n = self.players
-        self.turn += 1
-        k = self.first_turn_cards if self.turn == 1 else TURN_CARDS
+        turn = self.turn = self.turn + 1
+        k = TURN_CARDS if turn > 1 else self.first_turn_cards
         stock = self.stock
         dealt = stock[: k * n]
         del stock[: k * n]
         start = self.dealer + 1
+        hands = self.hands
         for seat in range(n):
-            self.hands[seat] = sorted(dealt[(seat - start) % n :: n])
-        if self.turn == 1:
+            hands[seat] = sorted(dealt[(seat - start) % n :: n])
+        if turn == 1:
             self.table = sorted(stock[:TABLE_CARDS])
             del stock[:TABLE_CARDS]
         self.turn_cards = k
@@ -806,14 +807,11 @@ class Cirulla(Game):
             known = self._buone
             knock_buone = []
             for h in self.hands:
-                if len(h) == k:
-                    t = tuple(h)
-                    found = known.get(t)
-                    if found is None:
-                        found = buone_of(known, t, self.matta, self.scoring)
-                    knock_buone.append(found)
-                else:
-                    knock_buone.append(())
+                t = tuple(h)
+                found = known.get(t) if len(t) == k else ()
+                if found is None:
+                    found = buone_of(known, t, self.matta, self.scoring)
+                knock_buone.append(found)
             self.knock_buone = knock_buone
         self.turn_buone: list[dict[str, Any]] = []
         self.calls: list[tuple[int, Buona, bool]] = []
@@ -828,7 +826,6 @@ class Cirulla(Game):
         table = self.table
         values = [VALUES[c] for c in table]  # the matta is its own card here
         dealer_side = self.seat_side[self.dealer]
-        cards = [CODES[c] for c in table]
         if self.four_equal_partitone and values.count(values[0]) == TABLE_CARDS:
             events.append(
                 {
@@ -836,7 +833,7 @@ class Cirulla(Game):
                     "side": dealer_side,
                     "seats": list(self.sides[dealer_side]),
                     "reason": "four_equal",
-                    "cards": cards,
+                    "cards": [CODES[c] for c in table],
                 }
             )
             self._finish([dealer_side], "partitone", events)
@@ -854,7 +851,7 @@ class Cirulla(Game):
                     "deal": self.deal,
                     "dealer": self.dealer,
                     "reason": reason,
-                    "cards": cards,
+                    "cards": [CODES[c] for c in table],
                     "voids_in_a_row": self.voids_in_a_row,
                 }
             )
@@ -885,7 +882,7 @@ class Cirulla(Game):
                     "type": "table_capture",
                     "seat": self.dealer,
                     "side": dealer_side,
-                    "cards": cards,
+                    "cards": [CODES[c] for c in table],
                     "total": total,
                     "points": points,
                     "matta_value": matta_value,
