@@ -30,14 +30,25 @@ turn) and the total calls per card, group and private together, deletions includ
 
 ``--load``: instead, ``--load-games`` games of ``--load-kind`` at once on one bot with the rate
 limits of ``bot/core/settings.py`` (about 30 calls a second in all, 20 a minute per group), the
-group edit window and the private gap at their defaults; each player presses as soon as their
-buttons show. Printed over ``--load-seconds`` once every game has started: cards per second, the
-message calls and the press answers per second (both count in the 30-a-second budget), and the
-p50/p95 time from a press to the next player's buttons (their ping).
+group edit window and the private gap at their defaults. Each player presses after the human
+mode's think time (unscaled: median 2.5 s, never under 0.7 s) counted from the moment their
+buttons show; ``--think 0`` presses at once. Printed over ``--load-seconds`` once every game has
+started (and ``--load-warmup`` seconds more): the presses offered (games over the mean think
+time: what players would press on an infinitely fast bot) and served a second, cards per
+second, the message calls and the press answers per second (both count in the 30-a-second
+budget), and the p50/p95/p99 time from a press to the next player's buttons (their ping).
+
+Why players who think: each game has one press outstanding at a time (a closed loop), so by
+Little's law presses/s = games / (think + press-to-ping time). With no think time the mean wait
+is games / throughput whatever the bot does: 50 games at 11 cards a second wait 4.5 s on
+average, so a p95 under 3 s cannot be had; the figure then measures the queue, not the bot.
+With human think times (about 3.0 s on average) the same throughput leaves 50 / 11 - 3.0 =
+1.5 s, and every call a card saves shows in both figures.
 
     python bench/bot.py [--games 4] [--latency 20] [--scale 0.05] [--kind briscola] [--causes]
                         [--players 4] [--mode human] [--window 3]
     python bench/bot.py --load [--load-games 50] [--load-kind briscola-2] [--load-seconds 30]
+                        [--think 1] [--load-warmup 5]
 """
 
 from __future__ import annotations
@@ -279,10 +290,21 @@ async def main() -> None:
     parser.add_argument("--load-games", type=int, default=50)
     parser.add_argument("--load-kind", default="briscola-2", help="kind-players")
     parser.add_argument("--load-seconds", type=float, default=30.0)
+    parser.add_argument("--load-warmup", type=float, default=5.0, help="seconds not measured")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="load mode: think times this (0: none)"
+    )
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
     if args.load:
-        await load(args.load_games, args.load_kind, args.load_seconds, args.causes)
+        await load(
+            args.load_games,
+            args.load_kind,
+            args.load_seconds,
+            args.causes,
+            think=args.think,
+            warmup=args.load_warmup,
+        )
         return
     print(
         f"{'game':<12}{'mode':<8}{'presses/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
@@ -341,9 +363,17 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-async def load(games: int, spec: str, seconds: float, causes: bool = False) -> None:
-    """``games`` games at once on one bot under Telegram's limits: each player presses as soon
-    as the button shows in their hand (or, for a public choice, on the table)."""
+async def load(
+    games: int,
+    spec: str,
+    seconds: float,
+    causes: bool = False,
+    think: float = 1.0,
+    warmup: float = 5.0,
+) -> None:
+    """``games`` games at once on one bot under Telegram's limits: each player presses a
+    button shown in their hand (or, for a public choice, on the table), ``think`` times a
+    human think time after it showed (0: at once)."""
     kind, players = spec.rsplit("-", 1)
     players = int(players)
     fake = FakeTelegram()
@@ -360,13 +390,15 @@ async def load(games: int, spec: str, seconds: float, causes: bool = False) -> N
         seeds = itertools.count(7)
         svc.new_seed = lambda: next(seeds)
         ui = ui_for(kind)
-        state = {"measuring": False, "stop": False, "cards": 0}
+        state = {"measuring": False, "stop": False, "cards": 0, "presses": 0}
         waits: list[float] = []
+        thoughts: list[float] = []
 
-        async def visible(chat: dict, message_id: int | None, data: str) -> bool:
+        def visible(chat: dict, message_id: int | None, data: str) -> bool:
             if message_id is None:
                 return False
-            return any(d == data for _, d in fake.message(chat, message_id).buttons)
+            message = fake.message(chat, message_id)
+            return not message.deleted and any(d == data for _, d in message.buttons)
 
         async def one(n: int, started: asyncio.Event) -> None:
             users = [fake.add_user(f"L{n}P{i}", language_code="it") for i in range(players)]
@@ -396,6 +428,7 @@ async def load(games: int, spec: str, seconds: float, causes: bool = False) -> N
             await feed(app, fake.press(users[0], lobby, start))
             started.set()
             rng = random.Random(n)
+            thinking = random.Random(10_000 + n)
             game = live.game
             pressed = time.perf_counter()
             while not state["stop"] and not live.game.is_over:
@@ -406,24 +439,41 @@ async def load(games: int, spec: str, seconds: float, causes: bool = False) -> N
                 code = legal[i]
                 data = action_callback(live.game_id, game.move_number, code, i)
                 user = users[seat]
-                while not state["stop"]:
+
+                def where(seat=seat, data=data, user=user, game=game) -> tuple | None:
+                    """The message showing the button to press, if any shows it yet."""
                     hand = live.row.seat_row(seat).hand_message_id
-                    if await visible(user, hand, data):
-                        chat, message_id = user, hand
-                        break
+                    if visible(user, hand, data):
+                        return user, hand
                     table = live.row.table_message_id
-                    if ui.table_actions(game.view(None)) and await visible(group, table, data):
-                        chat, message_id = group, table
-                        break
+                    if ui.table_actions(game.view(None)) and visible(group, table, data):
+                        return group, table
+                    return None
+
+                while not state["stop"] and (found := where()) is None:
                     await asyncio.sleep(0.01)
-                else:
+                if state["stop"]:
                     return
                 if state["measuring"]:
                     waits.append(time.perf_counter() - pressed)
+                if think > 0:
+                    pause = think_time(thinking) * think
+                    if state["measuring"]:
+                        thoughts.append(pause)
+                    await asyncio.sleep(pause)
+                    # The button may have moved meanwhile (a reminder sends the hand afresh).
+                    while not state["stop"] and (found := where()) is None:
+                        await asyncio.sleep(0.01)
+                    if state["stop"]:
+                        return
+                chat, message_id = found
                 pressed = time.perf_counter()
+                measured = state["measuring"]
                 await feed(app, fake.press(user, fake.message(chat, message_id), data))
-                if state["measuring"] and code[:2] in engine.GAMES[kind].pack:
-                    state["cards"] += 1
+                if measured and state["measuring"]:
+                    state["presses"] += 1
+                    if code[:2] in engine.GAMES[kind].pack:
+                        state["cards"] += 1
 
         events = [asyncio.Event() for _ in range(games)]
         tasks = [asyncio.create_task(one(n, events[n])) for n in range(games)]
@@ -433,12 +483,15 @@ async def load(games: int, spec: str, seconds: float, causes: bool = False) -> N
             for task in tasks:
                 if task.done() and task.exception() is not None:
                     raise task.exception()
+        await asyncio.sleep(warmup)
         calls = len(fake.calls)
         state["measuring"] = True
         began = time.perf_counter()
         await asyncio.sleep(seconds)
+        state["measuring"] = False
         state["stop"] = True
         elapsed = time.perf_counter() - began
+        finished = sum(task.done() for task in tasks)
         made = sum(1 for m, p in fake.calls[calls:] if m in MESSAGE_METHODS)
         # Press answers count in the 30-a-second budget as well (they carry no chat id).
         answers = sum(1 for m, _ in fake.calls[calls:] if m in ANSWER_METHODS)
@@ -451,16 +504,22 @@ async def load(games: int, spec: str, seconds: float, causes: bool = False) -> N
         await asyncio.gather(*tasks, return_exceptions=True)
         await app.shutdown()
         await app.post_shutdown(app)
-    print(f"load: {games} games of {spec} at once, {elapsed:.0f} s measured")
+    mean_think = statistics.fmean(thoughts) if thoughts else 0.0
+    offered = f"{games / mean_think:.1f}" if mean_think else "inf"
     print(
-        f"{'cards/s':>10}{'calls/s':>10}{'answers/s':>11}{'presses':>9}"
-        f"{'p50 s':>8}{'p95 s':>8}{'p99 s':>8}"
+        f"load: {games} games of {spec} at once, {elapsed:.0f} s measured, "
+        f"think {think:g} x human (mean {mean_think:.2f} s), {finished} games over"
     )
     print(
-        f"{state['cards'] / elapsed:>10.1f}{made / elapsed:>10.1f}{answers / elapsed:>11.1f}"
-        f"{len(waits):>9}"
-        f"{percentile(waits, 0.5):>8.2f}{percentile(waits, 0.95):>8.2f}"
-        f"{percentile(waits, 0.99):>8.2f}"
+        f"{'offered/s':>10}{'served/s':>10}{'cards/s':>9}{'calls/s':>9}{'answers/s':>11}"
+        f"{'calls/card':>12}{'p50 s':>7}{'p95 s':>7}{'p99 s':>7}{'mean s':>8}"
+    )
+    cards = max(1, state["cards"])
+    print(
+        f"{offered:>10}{state['presses'] / elapsed:>10.1f}{state['cards'] / elapsed:>9.1f}"
+        f"{made / elapsed:>9.1f}{answers / elapsed:>11.1f}{(made + answers) / cards:>12.2f}"
+        f"{percentile(waits, 0.5):>7.2f}{percentile(waits, 0.95):>7.2f}"
+        f"{percentile(waits, 0.99):>7.2f}{statistics.fmean(waits):>8.2f}"
     )
     if causes:
         for kind, count in sorted(kinds.items()):

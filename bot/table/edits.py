@@ -18,7 +18,8 @@ When the bot's overall budget of calls is short (``bot.core.fairness.CallBudget`
 goes first; the edits of waiting hands, the deletions of old hands (those of one private chat
 in one ``deleteMessages``) and the table edits wait for a ``LATER`` place, each drawn only once
 its place has come (so it shows the latest state: the changes made meanwhile fold into it), and
-a change of the game meanwhile sends its task back to the ping.
+a change of the game meanwhile sends its task back to the ping. While calls wait, the hand a
+player has just played from is left as it is (``_hand_can_wait``): their next ping replaces it.
 
 The table shows every move since its previous version (``TableLog``). When a deal ends, the
 table message becomes the deal's result and the next deal's table is sent at the bottom of the
@@ -42,7 +43,7 @@ from typing import TYPE_CHECKING
 from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot.core.chat_settings import get_settings
-from bot.core.fairness import CallBudget, later
+from bot.core.fairness import ANSWER, URGENT, CallBudget, later
 from bot.core.live import RECENT_EVENTS, LiveGame
 from bot.core.messenger import Content
 from bot.games import ui_for
@@ -100,6 +101,8 @@ class Renderer:
         self._step: dict[int, int] = {}  # game id -> the step whose turn it is to wait first
         # (game, seat) -> what that seat's hand showed that a waiting player needs (``hand_needs``)
         self._drawn: dict[tuple[int, int], tuple] = {}
+        # (game, seat) -> whether that hand was drawn for its player's turn (with its buttons)
+        self._drawn_turn: dict[tuple[int, int], bool] = {}
 
     def refresh(self, game_id: int, *, group: bool = True) -> None:
         """Bring a game's messages up to date soon (in a background task); with ``group``
@@ -175,8 +178,14 @@ class Renderer:
             del self._tasks[game_id]
             self._wake.pop(game_id, None)
             self._stage.pop(game_id, None)
+            # A place in the budget taken and not spent goes to the next call waiting.
+            budget = self._budget()
             place = self._places.pop(wake, None)
-            if place is not None:
+            if budget is not None:
+                budget.give_back()
+                if place is not None:
+                    budget.give_back_place(place)
+            elif place is not None:
                 place.cancel()
 
     async def _pass(self, game_id: int, wake: asyncio.Event) -> bool:
@@ -412,6 +421,7 @@ class Renderer:
         self.table_log.forget(row.game_id)
         for s in row.seats:
             self._drawn.pop((row.game_id, s.seat), None)
+            self._drawn_turn.pop((row.game_id, s.seat), None)
             self._pinged.pop((row.game_id, s.seat), None)
             self._reminders.pop((row.game_id, s.seat), None)
         self.svc.games.forget(row.game_id)
@@ -515,6 +525,8 @@ class Renderer:
             if waiting is not None and waiting != (seat_row.seat != actor):
                 continue
             key = (live.game_id, seat_row.seat)
+            if wake is not None and self._hand_can_wait(live, seat_row.seat):
+                continue
             if wake is not None and not await self._my_turn(wake):
                 self._waiting_due.add(live.game_id)
                 return
@@ -545,9 +557,39 @@ class Renderer:
                 await private_closed(self.svc, live, user_id, seat_row.name)
                 continue
             self._drawn[key] = needs
+            self._drawn_turn[key] = acting
             if mid != seat_row.hand_message_id:
                 seat_row.hand_message_id = mid
                 await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid)
+
+    def _hand_can_wait(self, live: LiveGame, seat: int) -> bool:
+        """Whether a waiting hand's edit is left out because the budget is short: the hand
+        was drawn for its player's turn, and since then only their own move and the cards it
+        brought have changed it, in the same deal and phase of play (not a bidding, whose
+        state each hand shows; no partner's cards, which go once out of date). Its player
+        knows what they played and the table shows it; their next ping sends the hand afresh
+        and deletes this one, so the edit would be its last call but one. Any other change (a
+        new deal, the bidding's end, the game's end), or a budget with nobody waiting, edits
+        it as usual."""
+        budget = self._budget()
+        if budget is None or self._hurry or not live.active:
+            return False
+        if not budget.waiting(URGENT) and not budget.waiting(ANSWER):
+            return False
+        key = (live.game_id, seat)
+        drawn = self._drawn.get(key)
+        if drawn is None or not self._drawn_turn.get(key) or live.game.current_seat == seat:
+            return False
+        view = live.game.view(None)
+        # ``hand_needs``: (markup, status, over, deal, phase, hand, partner's cards, bids)
+        return (
+            drawn[1] == live.row.status
+            and drawn[3] == live.game.deal_number
+            and drawn[4] == view.get("phase")
+            and not drawn[6]
+            and drawn[7] is None
+            and view.get("phase") != "bidding"
+        )
 
     async def _ping(self, live: LiveGame, user_id: int, old: int | None, content: Content) -> int:
         """Send the hand afresh (Telegram notifies a new message, not an edit); the old one is

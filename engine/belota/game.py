@@ -67,6 +67,9 @@ ACTIONS: tuple[str, ...] = (
     *(f"trump:{s}" for s in SUITS),
 )
 ACTION_ID = {code: i for i, code in enumerate(ACTIONS)}
+# Whether a card is of a suit, by suit: the filter of a hand's cards of the suit led (or of
+# trump), which ``filter`` runs without a Python call per card.
+IN_SUIT = {s: frozenset(c for c in PACK_32 if c[1] == s).__contains__ for s in SUITS}
 # How a hand is shown: by suit (H, D, C, S), highest first in the contract's order.
 DISPLAY_ORDER = {
     t: {c: 16 * SUITS.index(c[1]) - strength[c] for c in PACK_32}
@@ -1013,7 +1016,7 @@ def legal_cards(
     of strength ``wv`` (``trump`` "" for sensa): follow suit (beating the highest trump when
     trump was led), else trump (overtrumping when a trump is winning) unless the partner holds
     the trick. The hand itself when any card goes."""
-    follow = [c for c in hand if c[1] == led]
+    follow = [*filter(IN_SUIT[led], hand)]
     if follow:
         if led == trump:
             # Trump led: beat the highest trump on the table, even the partner's.
@@ -1021,7 +1024,7 @@ def legal_cards(
         return follow
     if not trump or ws == (seat + 2) & 3:
         return hand
-    trumps = [c for c in hand if c[1] == trump]
+    trumps = [*filter(IN_SUIT[trump], hand)]
     if not trumps:
         return hand
     if wv >= 8:  # a trump is winning: overtrump, else undertrump

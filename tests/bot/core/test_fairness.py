@@ -209,3 +209,56 @@ async def test_a_wait_for_a_later_place_keeps_its_place_when_interrupted():
     assert await budget.reserve_unless(wake, places)
     assert not later_one.done()  # queued after it, served after it
     await later_one
+
+
+async def test_a_place_taken_twice_in_one_context_is_one_place():
+    """A ping sent by a task that already holds a place (taken while it waited to edit a
+    waiting hand) spends that place: it takes no second one, which nothing would spend."""
+    budget = CallBudget(1, 10)
+    await budget.reserve(LATER)
+    await asyncio.wait_for(budget.reserve(), PROMPT)  # the full budget would hold it 10 s
+    waiter = asyncio.ensure_future(budget.acquire())
+    await asyncio.sleep(0)
+    assert not waiter.done()  # one place taken, the budget's only one
+    waiter.cancel()
+
+
+async def test_a_place_taken_and_never_spent_goes_back_to_the_budget():
+    """A rendering task that reserved a place and then found nothing to send returns it: the
+    next call waiting takes it at once, rather than after the budget leaks."""
+    budget = CallBudget(1, 10)
+    await budget.reserve()
+    waiter = asyncio.ensure_future(budget.acquire())
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    budget.give_back()
+    await asyncio.wait_for(waiter, PROMPT)
+    budget.give_back()  # nothing left unspent: nothing more is returned
+    another = asyncio.ensure_future(budget.acquire())
+    await asyncio.sleep(0)
+    assert not another.done()
+    another.cancel()
+
+
+async def test_a_place_awaited_for_a_task_that_ended_is_not_lost():
+    """``reserve_unless`` keeps a place waiting in the queue; when its task ends without
+    spending it, a place still waiting leaves the queue, and one that came goes to the next
+    call rather than being lost."""
+    budget = CallBudget(1, 10)
+    await budget.acquire()
+    places: dict = {}
+    wake = asyncio.Event()
+    wake.set()
+    assert not await budget.reserve_unless(wake, places)
+    budget.give_back_place(places.pop(wake))  # still waiting: it leaves the queue
+    await asyncio.sleep(0)
+    assert budget.waiting(LATER) == 0
+
+    budget = CallBudget(1, 10)
+    came = asyncio.ensure_future(budget.acquire(LATER))
+    await asyncio.wait_for(came, PROMPT)
+    waiter = asyncio.ensure_future(budget.acquire())
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    budget.give_back_place(came)  # came, never spent: returned
+    await asyncio.wait_for(waiter, PROMPT)

@@ -553,3 +553,55 @@ async def test_a_table_far_behind_after_a_long_outage_is_drawn_from_the_game(bot
     assert messages[-1].message_id == table_message.message_id  # below the results
     drawn = screens.table_screen(bot.svc.tr, live, since, False, bot.svc.extras)
     assert table_message.raw_text == drawn.text
+
+
+class StandInBudget:
+    """The bot's overall budget as the renderer sees it, with ``short`` calls waiting or none:
+    places come at once (the calls themselves are not paced in these tests)."""
+
+    def __init__(self, short: bool) -> None:
+        self.short = short
+
+    def waiting(self, priority: int) -> int:
+        return int(self.short)
+
+    async def reserve(self, priority: int = 1, not_before: float = 0.0) -> None:
+        """A place at once."""
+
+    async def reserve_unless(self, event, places) -> bool:
+        return True
+
+    def give_back(self) -> None:
+        """Nothing to give back."""
+
+    def give_back_place(self, place) -> None:
+        """Nothing to give back."""
+
+
+@pytest.mark.parametrize("short", [True, False])
+async def test_a_short_budget_leaves_the_pressed_hand_for_its_next_ping(bot, make_table, short):
+    """While calls wait for the bot's budget, the hand a player has just played from is not
+    edited (its next ping sends it afresh and deletes it: the edit would be its last call but
+    one); the other player's ping goes as usual. With nobody waiting, it loses its buttons and
+    the card played at once. Either way, once the player's turn comes back, their private chat
+    holds one hand, the live one."""
+    table = make_table(2)
+    await table.start("briscola", 2)
+    bot.svc.renderer._budget = lambda: StandInBudget(short)
+    live = await bot.svc.games.get(table.game_id)
+    seat = live.game.current_seat
+    user, other = table.users[seat], table.users[1 - seat]
+    hand = table.hand_message(user)
+    card = next((text, d) for text, d in hand.buttons if d.startswith("a:"))
+    start = len(table.fake.calls)
+    await table.press(user, hand, card[0])
+    assert pings_of(table, start)[other["id"]] == 1  # the other player's turn: pinged
+    old = table.fake.message(user, hand.message_id)
+    assert not old.deleted
+    assert any(d.startswith("a:") for _, d in old.buttons) == short
+    assert (card[0] in old.text) == short
+    while live.game.current_seat != seat and not live.game.is_over:
+        await table.play_one(random.Random(1))
+    assert table.fake.message(user, hand.message_id).deleted
+    alive = [m for m in table.fake.messages(user) if not m.deleted and m.buttons]
+    assert [m.message_id for m in alive] == [table.hand_message(user).message_id]
