@@ -17,6 +17,7 @@ class SeatRow:
     name: str
     computer: str | None = None
     hand_message_id: int | None = None
+    hand_turn: int | None = None  # the turn during which the hand message was sent
 
 
 @dataclass

@@ -212,6 +212,15 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        6,
+        "the turn during which each hand message was sent: a restart pings again a player"
+        " whose ping a crash cut off",
+        [
+            # The move number at which the turn it was sent in began; NULL: not known.
+            "ALTER TABLE seats ADD COLUMN hand_turn INTEGER",
+        ],
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -331,7 +331,7 @@ class Storage:
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
         cur = await self.conn.execute(
-            "SELECT seat, user_id, name, computer, hand_message_id FROM seats"
+            "SELECT seat, user_id, name, computer, hand_message_id, hand_turn FROM seats"
             " WHERE game_id = ? ORDER BY seat",
             (game_id,),
         )
@@ -396,13 +396,23 @@ class Storage:
                 "UPDATE games SET table_message_id = ? WHERE game_id = ?", (message_id, game_id)
             )
 
-    async def set_hand_message(self, game_id: int, seat: int, message_id: int | None) -> None:
-        """Remember the hand message of a seat."""
+    async def set_hand_message(
+        self, game_id: int, seat: int, message_id: int | None, turn: int | None = None
+    ) -> None:
+        """Remember the hand message of a seat, and with ``turn`` the turn during which it
+        was sent (the move number at which that turn began)."""
         async with self.transaction() as conn:
-            await conn.execute(
-                "UPDATE seats SET hand_message_id = ? WHERE game_id = ? AND seat = ?",
-                (message_id, game_id, seat),
-            )
+            if turn is None:
+                await conn.execute(
+                    "UPDATE seats SET hand_message_id = ? WHERE game_id = ? AND seat = ?",
+                    (message_id, game_id, seat),
+                )
+            else:
+                await conn.execute(
+                    "UPDATE seats SET hand_message_id = ?, hand_turn = ?"
+                    " WHERE game_id = ? AND seat = ?",
+                    (message_id, turn, game_id, seat),
+                )
 
     async def start_game(
         self, game_id: int, seed: int, dealer: int, table_message_id: int | None = None

@@ -371,8 +371,9 @@ class Renderer:
             await self._render_lobby(live)
         else:
             # The deal's result first (it takes the old table's place), then the table.
+            serial = live.serial  # before the outbox is read
             await self._flush_outbox(live)
-            await self._render_table(live)
+            await self._render_table(live, serial)
         if status in ("over", "cancelled") and live.row.status == status:
             self._forget(live)
 
@@ -474,11 +475,21 @@ class Renderer:
             )
         return self.svc.messenger.shows(row.chat_id, row.table_message_id, content)
 
-    async def _render_table(self, live: LiveGame) -> None:
+    async def _render_table(self, live: LiveGame, serial: int | None = None) -> None:
+        """Draw the table; with ``serial`` (the game's events when the outbox was read), not
+        if a deal ended since: its result, not read, must come first (the table would mark
+        the deal's last moves as seen, and the result would leave them out). The press that
+        ended it asks for a pass of its own, which sends the result, then the table."""
         row = live.row
         if row.table_message_id is None and row.status != "active":
             return  # the deal's result took the finished game's table's place
         async with live.lock:  # not the half-made state of a press being committed
+            if serial is not None and live.serial != serial:
+                moved = live.events_since(serial)
+                announced = ui_for(row.kind).announced
+                if live.serial - serial > len(moved) or any(e["type"] in announced for e in moved):
+                    self._group_dirty.add(row.game_id)
+                    return
             content = screens.table_screen(
                 self.svc.tr,
                 live,
@@ -515,7 +526,14 @@ class Renderer:
         if live.resumed:
             live.resumed = False
             seat_row = live.row.seat_row(actor) if actor is not None else None
-            if seat_row is not None and seat_row.hand_message_id is not None:
+            # Pinged before the restart only if their hand message was sent during this turn
+            # (a crash between the move's commit and the record of its ping leaves an older
+            # one; unknown, from before these turns were kept: taken as pinged).
+            if (
+                seat_row is not None
+                and seat_row.hand_message_id is not None
+                and seat_row.hand_turn in (None, live.turn_started)
+            ):
                 self._pinged.setdefault((live.game_id, actor), (live.turn_started, None))
         # The player to act first: their ping goes before the other hands' edits.
         for seat_row in sorted(live.row.seats, key=lambda s: s.seat != actor):
@@ -560,7 +578,9 @@ class Renderer:
             self._drawn_turn[key] = acting
             if mid != seat_row.hand_message_id:
                 seat_row.hand_message_id = mid
-                await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid)
+                # Sent during this turn: to the player to act, a message that notified them.
+                seat_row.hand_turn = ping[0]
+                await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid, ping[0])
 
     def _hand_can_wait(self, live: LiveGame, seat: int) -> bool:
         """Whether a waiting hand's edit is left out because the budget is short: the hand

@@ -289,7 +289,8 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             old = seat_row.hand_message_id
             seat_row.hand_message_id = mid
             live.blocked_notified.discard(user.id)
-            await svc.storage.set_hand_message(live.game_id, seat, mid)
+            seat_row.hand_turn = live.turn_started
+            await svc.storage.set_hand_message(live.game_id, seat, mid, live.turn_started)
         if old is not None:
             # The old copy would keep live buttons: remove it.
             await svc.messenger.delete(user.id, old)

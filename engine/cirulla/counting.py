@@ -1,9 +1,10 @@
 """Counting a deal of Cirulla from the captured piles (the "punti di mazzo" and the diamonds).
 
-A pile is read once into a bit mask of card numbers, and each item is a mask test, because a
-computer player counts thousands of deals a second. ``count_deal`` takes card codes, for the
-tests and for any caller that wants to recount a deal; the game calls ``count_piles`` on card
-numbers. Scopas and buone are marks kept during the deal, not read from the piles.
+A pile is read as a bit mask of card numbers, and each item is a mask test or a table look-up,
+because a computer player counts thousands of deals a second. ``count_deal`` takes card codes,
+for the tests and for any caller that wants to recount a deal; the game keeps each side's mask
+as it captures and calls ``count_masks``. Scopas and buone are marks kept during the deal, not
+read from the piles.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from engine.cirulla.cards import INDEX, PRIMIERA_POINTS, RANKS, SETTEBELLO
+from engine.cirulla.cards import DIAMONDS, INDEX, PRIMIERA_POINTS, RANKS, SETTEBELLO
 
 CARD_ITEMS = ("settebello", "denari", "carte", "primiera", "grande", "piccola")
 
@@ -66,6 +67,20 @@ def piccola_of_mask(mask: int) -> int:
     return points
 
 
+# The items read from a pile's diamonds alone, by its diamonds as ``mask >> DIAMONDS &
+# SUIT_BITS`` (the keys of ``PRIMIERA_BEST``): how many, the settebello (0 or 1), whether the
+# grande is whole, the piccola's points.
+DIAMOND_ITEMS: dict[int, tuple[int, int, bool, int]] = {
+    ranks: (
+        (m := ranks << DIAMONDS).bit_count(),
+        1 if m & SETTEBELLO_BIT else 0,
+        m & GRANDE_MASK == GRANDE_MASK,
+        piccola_of_mask(m),
+    )
+    for ranks in PRIMIERA_BEST
+}
+
+
 def _more(counts: Sequence[int | None]) -> list[int]:
     """1 to the side with strictly the most (None counts as nothing), 0 to every other side."""
     if len(counts) == 2:  # the common case, without building lists
@@ -82,29 +97,41 @@ def _more(counts: Sequence[int | None]) -> list[int]:
     return [1 if c == top else 0 for c in counts]
 
 
-def count_piles(
-    piles: Sequence[Collection[int]], grande_points: int = 5
+def pile_mask(pile: Iterable[int]) -> int:
+    """The bit mask of a pile of card numbers (each card once)."""
+    return sum(map(BITS.__getitem__, pile))
+
+
+def count_masks(
+    masks: Sequence[int], grande_points: int = 5
 ) -> tuple[dict[str, list[int]], dict[str, list[Any]]]:
-    """The card items of a deal per side, from piles of card numbers, and the counts behind them.
+    """The card items of a deal per side, from each side's captured cards as a bit mask of
+    card numbers, and the counts behind them.
 
     Items: settebello; denari, carte and primiera to the side with strictly more (a tie scores
     nothing, and a side missing a suit has no primiera); grande; piccola. With two sides "more"
     means 6+ diamonds and 21+ cards. The counts are ``cards``, ``diamonds`` and ``primiera``.
     """
-    bits = BITS.__getitem__
-    masks = [sum(map(bits, pile)) for pile in piles]  # a pile holds each card once
-    cards = [len(p) for p in piles]
-    diamonds = [(m & DIAMOND_MASK).bit_count() for m in masks]
+    by_diamonds = [DIAMOND_ITEMS[m >> DIAMONDS & SUIT_BITS] for m in masks]
+    cards = [m.bit_count() for m in masks]
+    diamonds = [d[0] for d in by_diamonds]
     primiera = [primiera_of_mask(m) for m in masks]
     items = {
-        "settebello": [1 if m & SETTEBELLO_BIT else 0 for m in masks],
+        "settebello": [d[1] for d in by_diamonds],
         "denari": _more(diamonds),
         "carte": _more(cards),
         "primiera": _more(primiera),
-        "grande": [grande_points if m & GRANDE_MASK == GRANDE_MASK else 0 for m in masks],
-        "piccola": [piccola_of_mask(m) for m in masks],
+        "grande": [grande_points if d[2] else 0 for d in by_diamonds],
+        "piccola": [d[3] for d in by_diamonds],
     }
     return items, {"cards": cards, "diamonds": diamonds, "primiera": primiera}
+
+
+def count_piles(
+    piles: Sequence[Collection[int]], grande_points: int = 5
+) -> tuple[dict[str, list[int]], dict[str, list[Any]]]:
+    """``count_masks`` of piles of card numbers."""
+    return count_masks([pile_mask(p) for p in piles], grande_points)
 
 
 def count_deal(piles: Sequence[Iterable[str]], grande_points: int = 5) -> dict[str, list[int]]:

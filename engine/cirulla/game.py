@@ -42,7 +42,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import model_validator
 
 from engine.base import Game, register, rules_json
-from engine.cards import PACK_40
+from engine.cards import PACK_40, next_seat
 from engine.cirulla.buone import (
     SCALA_ALTA,
     Buona,
@@ -54,8 +54,8 @@ from engine.cirulla.buone import (
     hand_buone,
 )
 from engine.cirulla.captures import ACE_TAKES_ALL, capture_ids, capture_table
-from engine.cirulla.cards import CODES, INDEX, IS_DIAMOND, VALUES, canonical
-from engine.cirulla.counting import CARD_ITEMS, count_piles
+from engine.cirulla.cards import CODES, INDEX, VALUES, canonical
+from engine.cirulla.counting import BITS, DIAMOND_MASK, count_masks, pile_mask
 from engine.errors import IllegalAction, SetupError
 from engine.rules import HouseRules
 
@@ -73,6 +73,7 @@ PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in 
 VALUE_KEYS = tuple(1 << 3 * (VALUES[c] - 1) for c in range(40))
 _KEYED_CAPTURES: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
 KEYED_MAX = 1 << 17
+CAPTURE_PREFIX = tuple(code + ":" for code in CODES)  # how a capture's code starts, by card
 
 
 class CirullaRules(HouseRules):
@@ -152,8 +153,8 @@ class Cirulla(Game):
     pack = PACK_40
     rules_model = CirullaRules
     copied_lists = (
-        *("actions", "scores", "winner_seats", "stock", "table", "diamonds", "shown", "knocked"),
-        *("knock_buone", "turn_buone", "calls", "pending_reveals"),
+        *("actions", "scores", "winner_seats", "stock", "table", "pile_masks", "shown"),
+        *("knocked", "knock_buone", "turn_buone", "calls", "pending_reveals"),
     )
     copied_nested = ("hands", "piles")
     copied_dicts = ("marks",)
@@ -357,7 +358,9 @@ class Cirulla(Game):
         ata = self.ace_takes_all_always
         values_of = VALUES
         codes = CODES
+        prefix = CAPTURE_PREFIX
         n = self.players
+        after = tuple(next_seat(s, n) for s in range(n))
         capture = self._capture
         append = self.actions.append
         contest = self.pairs_contest  # only its calls wait to be shown
@@ -390,37 +393,43 @@ class Cirulla(Game):
             knock_buone = self.knock_buone
             plays = self.plays_in_turn
             turn_plays = self.turn_plays
-            last = self._last  # the last card played, written back when the loop stops
+            # The last card played is ``(player, card, taken, how)``, written back to ``_last``
+            # when the loop stops; player -1: none yet in this loop.
+            player, card, taken, how = -1, -1, (), None
             while True:
                 if value is not values_of and matta in table:
-                    by_value = capture_ids(tuple([value[c] for c in table]), ata)
-                    counts = [len(f) or 1 for f in by_value]
+                    by_value, counts = option_counts(
+                        capture_ids(tuple([value[c] for c in table]), ata)
+                    )
                 else:
                     entry = keyed.get(key)
                     if entry is None:
                         if len(keyed) >= KEYED_MAX:  # bounded like capture_ids' own cache
                             keyed.clear()
                         by_value = capture_ids(tuple([values_of[c] for c in table]), ata)
-                        entry = keyed[key] = (by_value, [len(f) or 1 for f in by_value])
+                        entry = keyed[key] = option_counts(by_value)
                     by_value, counts = entry
                 hand = hands[seat]
-                total = 0
-                for card in hand:
-                    total += counts[value[card]]
+                if counts is None:
+                    total = len(hand)
+                else:
+                    total = 0
+                    for c in hand:
+                        total += counts[value[c]]
                 if knock_buone[seat]:
                     i = int(random_() * (total + 1))
                     if i == total:
                         self.current = seat
                         self.plays_in_turn = plays
-                        self._last = last
+                        if player >= 0:
+                            self._last = (player, card, taken, how)
                         self._apply(seat, KNOCK)
                         break
                     knock_buone[seat] = ()
                 else:
                     i = int(random_() * total)
                 if total == len(hand):  # one option for each card: the i-th card
-                    card = hand[i]
-                    del hand[i]
+                    card = hand.pop(i)
                     i = 0
                 else:
                     for j, card in enumerate(hand):
@@ -430,36 +439,35 @@ class Cirulla(Game):
                             break
                         i -= k
                 found = by_value[value[card]]
+                player = seat
                 if not found:
                     append(codes[card])
                     insort(table, card)
                     key += key_bits[card]
-                    last = (seat, card, (), None)
+                    taken = ()
+                    how = None
                 else:
                     _, idx, how = found[i]
                     if len(idx) == 1:
                         c = table[idx[0]]
                         taken = [c]
-                        append(codes[card] + ":" + codes[c])
+                        append(prefix[card] + codes[c])
                         key -= key_bits[c]
                     else:
                         taken = [table[x] for x in idx]
-                        append(codes[card] + ":" + "+".join([codes[c] for c in taken]))
+                        append(prefix[card] + "+".join([codes[c] for c in taken]))
                         for c in taken:
                             key -= key_bits[c]
-                    last = (seat, card, taken, how)
                     self.plays_in_turn = plays  # the scopa's rule reads it
                     if capture(seat, card, idx, taken, how, None):
-                        self._last = last
+                        self._last = (player, card, taken, how)
                         break  # the diamonds ended the game
                 plays += 1
-                seat += 1
-                if seat == n:
-                    seat = 0
+                seat = after[seat]
                 if plays == turn_plays:
                     self.current = seat
                     self.plays_in_turn = plays
-                    self._last = last
+                    self._last = (player, card, taken, how)
                     if self.stock:
                         self._deal_turn(None)
                         if self.pairs_contest:
@@ -470,7 +478,7 @@ class Cirulla(Game):
                 if contest and self.pending_reveals:
                     self.current = seat
                     self.plays_in_turn = plays
-                    self._last = last
+                    self._last = (player, card, taken, how)
                     self._reveal([])
                     break
 
@@ -725,7 +733,7 @@ class Cirulla(Game):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.table: list[int] = []  # canonical order
         self.piles: list[list[int]] = [[] for _ in range(sides)]
-        self.diamonds: list[int] = [0] * sides
+        self.pile_masks: list[int] = [0] * sides  # each pile as a bit mask of card numbers
         self.marks: dict[str, list[int]] = {name: [0] * sides for name in MARKS}
         self.last_capture_side: int | None = None
         self.turn = 0
@@ -753,15 +761,16 @@ class Cirulla(Game):
     def _deal_turn(self, events: list[dict[str, Any]] | None) -> None:
         """Give each player its cards one at a time from seat dealer+1 (and the table, first)."""
         n = self.players
-        self.turn += 1
-        k = self.first_turn_cards if self.turn == 1 else TURN_CARDS
+        turn = self.turn = self.turn + 1
+        k = TURN_CARDS if turn > 1 else self.first_turn_cards
         stock = self.stock
         dealt = stock[: k * n]
         del stock[: k * n]
         start = self.dealer + 1
+        hands = self.hands
         for seat in range(n):
-            self.hands[seat] = sorted(dealt[(seat - start) % n :: n])
-        if self.turn == 1:
+            hands[seat] = sorted(dealt[(seat - start) % n :: n])
+        if turn == 1:
             self.table = sorted(stock[:TABLE_CARDS])
             del stock[:TABLE_CARDS]
         self.turn_cards = k
@@ -798,14 +807,11 @@ class Cirulla(Game):
             known = self._buone
             knock_buone = []
             for h in self.hands:
-                if len(h) == k:
-                    t = tuple(h)
-                    found = known.get(t)
-                    if found is None:
-                        found = buone_of(known, t, self.matta, self.scoring)
-                    knock_buone.append(found)
-                else:
-                    knock_buone.append(())
+                t = tuple(h)
+                found = known.get(t) if len(t) == k else ()
+                if found is None:
+                    found = buone_of(known, t, self.matta, self.scoring)
+                knock_buone.append(found)
             self.knock_buone = knock_buone
         self.turn_buone: list[dict[str, Any]] = []
         self.calls: list[tuple[int, Buona, bool]] = []
@@ -820,7 +826,6 @@ class Cirulla(Game):
         table = self.table
         values = [VALUES[c] for c in table]  # the matta is its own card here
         dealer_side = self.seat_side[self.dealer]
-        cards = [CODES[c] for c in table]
         if self.four_equal_partitone and values.count(values[0]) == TABLE_CARDS:
             events.append(
                 {
@@ -828,7 +833,7 @@ class Cirulla(Game):
                     "side": dealer_side,
                     "seats": list(self.sides[dealer_side]),
                     "reason": "four_equal",
-                    "cards": cards,
+                    "cards": [CODES[c] for c in table],
                 }
             )
             self._finish([dealer_side], "partitone", events)
@@ -846,7 +851,7 @@ class Cirulla(Game):
                     "deal": self.deal,
                     "dealer": self.dealer,
                     "reason": reason,
-                    "cards": cards,
+                    "cards": [CODES[c] for c in table],
                     "voids_in_a_row": self.voids_in_a_row,
                 }
             )
@@ -867,7 +872,7 @@ class Cirulla(Game):
             points = total // 15
             pile = self.piles[dealer_side]
             pile.extend(table)
-            self.diamonds[dealer_side] += sum(map(IS_DIAMOND.__getitem__, table))
+            self.pile_masks[dealer_side] |= pile_mask(table)
             self.marks["table"][dealer_side] += points
             self.scores[dealer_side] += points
             self.last_capture_side = dealer_side
@@ -877,7 +882,7 @@ class Cirulla(Game):
                     "type": "table_capture",
                     "seat": self.dealer,
                     "side": dealer_side,
-                    "cards": cards,
+                    "cards": [CODES[c] for c in table],
                     "total": total,
                     "points": points,
                     "matta_value": matta_value,
@@ -1101,14 +1106,14 @@ class Cirulla(Game):
                         "ace_takes_all": how == ACE_TAKES_ALL,
                     }
                 )
-        diamonds = IS_DIAMOND[card]
+        mask = BITS[card]
         for c in taken:
-            diamonds += IS_DIAMOND[c]
-        if diamonds:
-            self.diamonds[side] += diamonds
-            if self.diamonds[side] == 10:
-                self._partitone(side, events)
-                return True
+            mask |= BITS[c]
+        masks = self.pile_masks
+        masks[side] |= mask
+        if mask & DIAMOND_MASK and masks[side] & DIAMOND_MASK == DIAMOND_MASK:
+            self._partitone(side, events)
+            return True
         return False
 
     @property
@@ -1144,22 +1149,21 @@ class Cirulla(Game):
             if side is None:
                 side = self.seat_side[self.dealer]
             self.piles[side].extend(table)
-            d = sum(map(IS_DIAMOND.__getitem__, table))
+            mask = pile_mask(table)
             if events is not None:
                 cards = [CODES[c] for c in table]
                 events.append({"type": "table_taken", "side": side, "cards": cards})
             self.table = []
-            if d:
-                self.diamonds[side] += d
-                if self.diamonds[side] == 10:
-                    self._partitone(side, events)
-                    return
-        items, counts = count_piles(self.piles, self.grande_points)
+            masks = self.pile_masks
+            masks[side] |= mask
+            if mask & DIAMOND_MASK and masks[side] & DIAMOND_MASK == DIAMOND_MASK:
+                self._partitone(side, events)
+                return
+        items, counts = count_masks(self.pile_masks, self.grande_points)
         sides = range(len(self.sides))
         scores = self.scores
-        for name in CARD_ITEMS:
-            for s, points in enumerate(items[name]):
-                scores[s] += points
+        # Each side's score plus its card items (``items`` holds only those, in order, here).
+        scores[:] = map(sum, zip(scores, *items.values(), strict=True))
         if events is not None:
             for name in MARKS:
                 items[name] = list(self.marks[name])
@@ -1213,6 +1217,15 @@ class Cirulla(Game):
                 "reason": reason,
             }
         )
+
+
+def option_counts(
+    by_value: tuple[tuple[Any, ...], ...],
+) -> tuple[tuple[tuple[Any, ...], ...], list[int] | None]:
+    """Captures by card value, and how many options a card of each value has (a card that
+    captures nothing is laid: one option); None when no value has more than one."""
+    counts = [len(f) or 1 for f in by_value]
+    return by_value, counts if max(counts) > 1 else None
 
 
 def option_id(option: Any) -> int:

@@ -15,6 +15,7 @@ import engine
 from engine.cards import PACK_40
 from engine.cirulla import Cirulla
 from engine.cirulla.cards import INDEX
+from engine.cirulla.counting import pile_mask
 
 
 def interleave(hands: Sequence[Sequence[str]], dealer: int = 0) -> list[str]:
@@ -87,7 +88,7 @@ def set_position(
     g.table = sorted(INDEX[c] for c in table)
     g.stock = [INDEX[c] for c in stock]
     g.piles = [[INDEX[c] for c in p] for p in piles]
-    g.diamonds = [sum(1 for c in p if c[1] == "D") for p in piles]
+    g.pile_masks = [pile_mask(p) for p in g.piles]
     g.turn_cards = 3
     g.turn_plays = 3 * n
     g.plays_in_turn = 3 * n - sum(len(h) for h in hands)

@@ -605,3 +605,56 @@ async def test_a_short_budget_leaves_the_pressed_hand_for_its_next_ping(bot, mak
     assert table.fake.message(user, hand.message_id).deleted
     alive = [m for m in table.fake.messages(user) if not m.deleted and m.buttons]
     assert [m.message_id for m in alive] == [table.hand_message(user).message_id]
+
+
+async def test_a_deal_ended_while_the_table_is_drawn_keeps_its_last_moves_in_its_result(
+    bot, make_table, monkeypatch
+):
+    """A card is laid; the rendering pass it starts reads the outbox (nothing to send yet),
+    then, before it draws the table, the next press ends the deal: the table is not drawn for
+    the next deal then (it would mark the laid card as seen, though no version showed it), so
+    the deal's result, sent first by the next pass, opens with that card. (Drawn at once, it
+    left the card out of every message: an edit window ending mid-game on a loaded machine.)"""
+    table = make_table(2)
+    await table.start("cirulla", 2)
+    live = await bot.svc.games.get(table.game_id)
+    ui = ui_for("cirulla")
+
+    def ends(game: engine.Game) -> bool:
+        seat = game.current_seat
+        events = game.play(seat, game.legal_actions(seat)[0])
+        return any(e["type"] in ui.announced for e in events) or bool(
+            play.forced_tail(game, ui.announced)
+        )
+
+    while True:  # to a card laid before the press that ends the deal
+        after = live.game.copy()
+        if not ends(after.copy()):
+            seat = after.current_seat
+            after.play(seat, after.legal_actions(seat)[0])
+            if not after.is_over and ends(after):
+                break
+        seat = live.game.current_seat
+        await play.perform(bot.svc, live, seat, live.game.legal_actions(seat)[0])
+        await bot.svc.renderer.drain()
+    seat = live.game.current_seat
+    laid = live.game.legal_actions(seat)[0]
+    read = bot.svc.storage.outbox
+    armed = [True]
+
+    async def outbox(game_id: int):
+        items = await read(game_id)
+        if armed[0]:  # the deal's last press comes right after the read
+            armed[0] = False
+            last = live.game.current_seat
+            await play.perform(bot.svc, live, last, live.game.legal_actions(last)[0])
+        return items
+
+    monkeypatch.setattr(bot.svc.storage, "outbox", outbox)
+    await play.perform(bot.svc, live, seat, laid)
+    await bot.svc.renderer.drain()
+    assert not armed[0]
+    reader = Reader("cirulla", table.lang)
+    results = [m for m in table.group_messages() if m.text.startswith("🧮")]
+    assert len(results) == 1
+    assert laid[:2] in reader.played(results[0].text)
