@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -178,3 +179,42 @@ def test_hard_searches_with_the_pairs_contest():
     assert normal_choice(g) == "7D:JH"
     for seed in range(3):
         assert ai.hard(view, legal, random.Random(seed), samples=30, game=g) == "AH:4D+JH"
+
+
+def test_a_lookahead_to_the_end_of_the_deal_is_the_deal_s_count():
+    """A lookahead whose horizon reaches past the deal's last card returns the deal's own point
+    margin, as the count at the end of the deal gives it."""
+    g = random_position(2, 11, 24)
+    seat = g.current_seat
+    world = g.sample(seat, random.Random(2))
+    code = g.legal_actions(seat)[0]
+    check = world.copy()
+    assert ai.lookahead(world.copy(), seat, code, 40) == ai.playout(world.copy(), seat, code)
+    # The same deal played out through the public contract, normal for every seat.
+    events = check.play(seat, code)
+    while not any(e["type"] in ("deal_scored", "partitone") for e in events):
+        events = check.play(check.current_seat, normal_choice(check))
+    scored = next(e for e in events if e["type"] in ("deal_scored", "partitone"))
+    if scored["type"] == "deal_scored":
+        points = scored["points"]
+        assert ai.lookahead(world.copy(), seat, code, 40) == points[seat] - points[1 - seat]
+
+
+def test_a_lookahead_counts_a_scopa_and_the_cards_taken():
+    """Table 2 2 3 3 swept by the king: one card ahead, the position is worth the scopa's point
+    and the five cards taken, with nothing left on the table for the next seat."""
+    g = new_game([["4S", "5S", "6S"], ["KC", "QC", "JD"]], ["2C", "2D", "3H", "3S"])
+    worth = ai.seen_from_view(g.view(1)).worth
+    value = ai.lookahead(g.copy(), 1, "KC:2D+2C+3H+3S", 1)
+    assert value == pytest.approx(sum(worth[c] for c in ("KC", "2C", "2D", "3H", "3S")) + 1)
+
+
+def test_a_lookahead_counts_the_settebello_and_what_the_next_seat_takes():
+    """The seven takes the settebello where the six takes 4C 5H: one card ahead the settebello
+    counts, less the best capture the next seat then holds (its four takes the 4C left)."""
+    g = new_game([["4S", "5S", "6S"], ["7S", "QC", "6H"]], ["7D", "4C", "5H", "QS"])
+    worth = ai.seen_from_view(g.view(1)).worth
+    seven = ai.lookahead(g.copy(), 1, "7S:7D", 1)
+    six = ai.lookahead(g.copy(), 1, "6H:4C+5H", 1)
+    assert seven > six + worth["7D"] / 2
+    assert seven < worth["7S"] + worth["7D"]  # the next seat's capture is counted against it
