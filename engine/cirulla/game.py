@@ -1078,20 +1078,18 @@ class Cirulla(Game):
         ``_last`` (the fast path sets it once, when it stops)."""
         table = self.table
         side = self.seat_side[seat]
-        # The positions are those of the table when the options were worked out: now.
-        clears = len(taken) == len(table)
-        if clears:
-            table.clear()
-        else:
-            for i in reversed(idx):
-                del table[i]
         pile = self.piles[side]
         pile.append(card)
         pile += taken
         self.last_capture_side = side
         if events is not None:
             events.append(self.last_play)
-        if clears and (self.stock or self.plays_in_turn + 1 < self.turn_plays):
+        # The positions are those of the table when the options were worked out: now.
+        if len(taken) != len(table):
+            for i in reversed(idx):
+                del table[i]
+        elif self.stock or self.plays_in_turn + 1 < self.turn_plays:
+            table.clear()
             # A scopa, but "l'ultima carta giocata di un'intera smazzata non è mai segnata
             # come scopa".
             self.marks["scope"][side] += 1
@@ -1106,12 +1104,14 @@ class Cirulla(Game):
                         "ace_takes_all": how == ACE_TAKES_ALL,
                     }
                 )
+        else:  # the deal's last card clears the table: no scopa
+            table.clear()
         mask = BITS[card]
         for c in taken:
             mask |= BITS[c]
         masks = self.pile_masks
-        masks[side] |= mask
-        if mask & DIAMOND_MASK and masks[side] & DIAMOND_MASK == DIAMOND_MASK:
+        held = masks[side] = masks[side] | mask
+        if mask & DIAMOND_MASK and held & DIAMOND_MASK == DIAMOND_MASK:
             self._partitone(side, events)
             return True
         return False

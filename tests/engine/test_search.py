@@ -1,6 +1,6 @@
 """The search surface: ``copy``, ``sample`` and the fast path (``choices``, ``step``, ``playout``).
 
-- The fast path gives exactly the games ``play`` gives: same action logs, scores and winners,
+- The fast path gives exactly the games ``play`` gives: same action logs, scores, winners and views,
   over thousands of seeded random games of every game and player count.
 - ``copy`` is independent of the original and round-trips through JSON like it.
 - ``sample`` never gives a seat a card it cannot hold: each fact of the seat's knowledge holds
@@ -58,6 +58,11 @@ def outcome(g: engine.Game) -> tuple:
     return (g.actions, g.scores, g.winners, g.is_over, g.current_seat, g.deal_number)
 
 
+def views(g: engine.Game) -> list[dict]:
+    """What every seat, and a spectator, is shown (the last card played included)."""
+    return [g.view(seat) for seat in (None, *range(g.players))]
+
+
 def check_fast_path(kind: str, players: int, rules: dict | None, games: int) -> None:
     deal_only = kind != "briscola"
     for seed in range(games):
@@ -67,6 +72,7 @@ def check_fast_path(kind: str, players: int, rules: dict | None, games: int) -> 
         fast = base.copy()
         fast.playout(random.Random(seed), deal_only=deal_only)
         assert outcome(fast) == outcome(played), (kind, players, seed)
+        assert views(fast) == views(played), (kind, players, seed)
         if seed % 10 == 0:
             stepped = base.copy()
             step_randomly(stepped, random.Random(seed), deal_only)
