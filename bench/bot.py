@@ -23,10 +23,13 @@ and, paced, presses per second and the p50/p99 time to handle one card-play pres
 engine, SQLite commit, callback answer; rendering runs in the background). With ``--causes``,
 the group calls per card split by what each was for when it was made: a table edit after a
 card, a bid or another action (with the bidding's buttons or not), a table sent (a new deal's),
-a result message, a table turned into the deal's result, a deletion.
+a result message, a table turned into the deal's result, a deletion; and the private calls per
+card by method (the pings are the private ``sendMessage``).
 
 Also printed: pings per human turn (hands sent afresh to the player to act; 1.00 is one per
-turn) and the total calls per card, group and private together, deletions included.
+turn), the total calls per card, group and private together, deletions included, and the
+private calls per human turn (a turn's ping, the deletion of the hand it replaces, and the edits
+of that player's hand while they wait: their card gone, a card drawn, a new deal).
 
 ``--load``: instead, ``--load-games`` games of ``--load-kind`` at once on one bot with the rate
 limits of ``bot/core/settings.py`` (about 30 calls a second in all, 20 a minute per group), the
@@ -265,6 +268,7 @@ async def play_game(
                 group_calls += 1
             else:
                 private_calls += 1
+                log.causes[f"private: {method}"] += 1
     pings = getattr(svc.renderer, "pings", 0) - pings
     await app.shutdown()
     await app.post_shutdown(app)
@@ -309,6 +313,7 @@ async def main() -> None:
     print(
         f"{'game':<12}{'mode':<8}{'presses/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
         f"{'group/card':>12}{'private/card':>14}{'pings/turn':>12}{'total/card':>12}"
+        f"{'private/turn':>14}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         n = 0
@@ -351,6 +356,7 @@ async def main() -> None:
                         f"{kind + ' ' + str(players):<12}{mode:<8}{timing}"
                         f"{group / cards:>12.3f}{private / cards:>14.2f}"
                         f"{pings / max(1, turns):>12.2f}{(group + private) / cards:>12.2f}"
+                        f"{private / max(1, turns):>14.2f}"
                     )
                     if args.causes and causes:
                         for cause, count in sorted(causes.items()):

@@ -46,6 +46,7 @@ from bot.core.chat_settings import get_settings
 from bot.core.fairness import ANSWER, URGENT, CallBudget, later
 from bot.core.live import RECENT_EVENTS, LiveGame
 from bot.core.messenger import Content
+from bot.core.rows import SeatRow
 from bot.games import ui_for
 from bot.table import screens
 from bot.table.lobby import private_closed
@@ -565,6 +566,13 @@ class Renderer:
                 # Nothing a waiting player needs has changed (their turn, the deal, the end):
                 # the table shows the rest, and their next ping their cards.
                 continue
+            if not acting and screens.nothing_in_hand(needs):
+                # No cards left to show while they wait: the message goes (one deletion, where
+                # an edit now and a deletion at the next ping would make two).
+                await self._take_hand(live, seat_row)
+                self._drawn[key] = needs
+                self._drawn_turn[key] = False
+                continue
             try:
                 if acting and self._pinged.get(key) != ping:
                     mid = await self._ping(live, user_id, seat_row.hand_message_id, content)
@@ -581,6 +589,16 @@ class Renderer:
                 # Sent during this turn: to the player to act, a message that notified them.
                 seat_row.hand_turn = ping[0]
                 await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid, ping[0])
+
+    async def _take_hand(self, live: LiveGame, seat_row: SeatRow) -> None:
+        """Take a waiting player's hand message away (with the deletions that can wait)."""
+        old = seat_row.hand_message_id
+        if old is None:
+            return
+        self.svc.messenger.forget(seat_row.user_id, old)
+        self._obsolete.setdefault(live.game_id, {}).setdefault(seat_row.user_id, []).append(old)
+        seat_row.hand_message_id = None
+        await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, None)
 
     def _hand_can_wait(self, live: LiveGame, seat: int) -> bool:
         """Whether a waiting hand's edit is left out because the budget is short: the hand

@@ -371,6 +371,15 @@ def hand_needs(live: LiveGame, seat: int, content: Content) -> tuple:
     )
 
 
+def nothing_in_hand(needs: tuple) -> bool:
+    """Whether a waiting player's hand message, drawn with these ``hand_needs``, would show
+    nothing they need: no cards left in a game in play (Cirulla's hands between two turns of
+    three cards), while no bidding goes on and no partner's cards are shown. Such a hand is
+    taken away rather than edited: the next ping sends a new one, and has nothing to delete."""
+    _, status, over, _, phase, hand, partner, _ = needs
+    return status == "active" and not over and phase != "bidding" and not hand and not partner
+
+
 def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
     """The short private alert with a player's own cards (from the table's button)."""
     ctx = make_ctx(tr, lang, live)

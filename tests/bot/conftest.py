@@ -224,7 +224,10 @@ class Table:
         prefix = f"a:{self.game_id}:"
         found = []
         for user in self.users:
-            msg = self.hand_message(user)
+            try:
+                msg = self.hand_message(user)
+            except LookupError:  # a Cirulla hand emptied: its message went
+                continue
             found += [(user, msg, text, d) for text, d in msg.buttons if d.startswith(prefix)]
         if found:
             return found

@@ -132,12 +132,13 @@ class Scripted:
             hand, visible = set(view["hand"]), cards_in(view)
 
             def shown(u: dict = user, h: set = hand, v: set = visible) -> bool:
-                # The hand message shows this hand, and no card the player may not see.
+                # The hand message shows this hand, and no card the player may not see; an
+                # empty hand (Cirulla's, between two turns) may have no message.
                 for msg in reversed(self.fake.messages(u)):
                     if not msg.deleted and msg.text.startswith(marker):
                         cards = cards_shown(msg.text, faces)
                         return h <= cards <= v
-                return False
+                return not h and not self.mirror.is_over
 
             def seen(u: dict = user, h: set = hand, v: set = visible) -> str:
                 drawn = [

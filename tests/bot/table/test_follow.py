@@ -658,3 +658,40 @@ async def test_a_deal_ended_while_the_table_is_drawn_keeps_its_last_moves_in_its
     results = [m for m in table.group_messages() if m.text.startswith("🧮")]
     assert len(results) == 1
     assert laid[:2] in reader.played(results[0].text)
+
+
+async def test_a_cirulla_hand_that_empties_is_taken_away_not_edited(bot, make_table):
+    """Cirulla deals three cards a turn: the player who lays their last one while the other
+    still holds cards has nothing to see until the next three come. Their hand message is
+    deleted then (one call), not edited to an empty hand and deleted at their next ping (two);
+    that ping, the new three cards, has no old hand to delete, and the private chat holds one
+    hand, the live one."""
+    table = make_table(2)
+    await table.start("cirulla", 2)
+    live = await bot.svc.games.get(table.game_id)
+    rng = random.Random(3)
+    while not (
+        live.game.current_seat is not None
+        and len(live.game.view(live.game.current_seat)["hand"]) == 1
+        and len(live.game.view(1 - live.game.current_seat)["hand"]) >= 1
+    ):
+        await table.play_one(rng)
+    seat = live.game.current_seat
+    user = table.users[seat]
+    hand = table.hand_message(user)
+    start = len(table.fake.calls)
+    await table.play_one(rng)
+    await bot.svc.renderer.drain()
+    mine = [(m, p) for m, p in table.fake.calls[start:] if p.get("chat_id") == user["id"]]
+    assert [m for m, _ in mine] in (["deleteMessage"], ["deleteMessages"])
+    assert table.fake.message(user, hand.message_id).deleted
+    assert not live.game.view(seat)["hand"]
+    with pytest.raises(LookupError):
+        table.hand_message(user)
+    while live.game.current_seat != seat:
+        await table.play_one(rng)
+    await bot.svc.renderer.drain()
+    mine = [m for m, p in table.fake.calls[start:] if p.get("chat_id") == user["id"]]
+    assert mine[-1] == "sendMessage" and mine.count("sendMessage") == 1  # the ping, no deletion
+    alive = [m for m in table.fake.messages(user) if not m.deleted and m.buttons]
+    assert [m.message_id for m in alive] == [table.hand_message(user).message_id]
