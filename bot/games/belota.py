@@ -169,8 +169,8 @@ class BelotaUI(GameUI):
 
     def hand_lines(self, ctx: Ctx, view: View, last: Sequence[Event]) -> list[str]:
         """While bidding, all a bidder decides on: the turned card, the round, what each player
-        said, whose word it is and the match score; while playing, the contract and the trick
-        to answer."""
+        said, whose word it is and the match score; while playing, the contract, the trick to
+        answer and the match score."""
         if view["phase"] == "bidding":
             lines = [
                 ctx.t("belota-turned", card=ctx.card(view["turned"])),
@@ -189,6 +189,7 @@ class BelotaUI(GameUI):
             lines.append(contract)
         if view["current_seat"] == view["seat"]:
             lines += self._trick_lines(ctx, view)
+        lines.append(self.scores_line(ctx, view))
         return lines
 
     def scores_line(self, ctx: Ctx, view: View) -> str | None:

@@ -462,7 +462,7 @@ async def test_belota_bids_from_the_hand_or_from_the_table_make_the_same_game(bo
     """The same deal bid twice with the same words, once every bid pressed on the bidder's hand
     message and once on the group's table: the same action log and the same table. While
     bidding, every hand shows the turned card, what each player said, whose word it is (the
-    bidder's own: «Tocca a te») and the match score."""
+    bidder's own: «Tocca a te») and the match score, which stays there once the play begins."""
     ui = ui_for("belota")
     outcomes = []
     for where in ("hand", "table"):
@@ -505,6 +505,12 @@ async def test_belota_bids_from_the_hand_or_from_the_table_make_the_same_game(bo
             await bot.feed(update)
             assert not table.fake.answered(update).get("show_alert")
         assert live.game.view(None)["phase"] != "bidding"
+        await bot.svc.renderer.drain()
+        plain = screens.make_ctx(TR, "it", live)
+        plain.names = [u["first_name"] for u in table.users]
+        score = ui.scores_line(plain, live.game.view(None)).replace("<b>", "").replace("</b>", "")
+        for user in table.users:  # the play has begun: the score is still in every hand
+            assert score in table.hand_message(user).text
         outcomes.append((await bot.svc.storage.actions(live.game_id), table.table().text))
     assert outcomes[0] == outcomes[1]
 
