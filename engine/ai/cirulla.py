@@ -129,12 +129,20 @@ class Seen:
         side = side_of(seat, n)
         mine = piles[side]
         others = [c for i, p in enumerate(piles) if i != side for c in p]
-        # Unseen cards by value: the next player may hold them.
-        known = set(hand).union(table, shown, *piles)
-        values = [0] * 11
-        for c in PACK_40:
-            if c not in known:
-                values[matta_value if c == matta else VALUE[c]] += 1
+        # Unseen cards by value: the next player may hold them (every card is in one place;
+        # our own hand may be among the shown ones).
+        values = [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+        for cards in (hand, table, *piles):
+            for c in cards:
+                values[VALUE[c]] -= 1
+        for c in shown:
+            if c not in hand:
+                values[VALUE[c]] -= 1
+        if matta_value != VALUE[matta] and not any(
+            matta in cards for cards in (hand, table, shown, *piles)
+        ):
+            values[VALUE[matta]] -= 1  # an unseen matta counts at the value it took
+            values[matta_value] += 1
         self.values = values
         self.unseen = sum(values)
         self.next_hand = hand_sizes[next_seat(seat, n)]
@@ -531,8 +539,8 @@ def leaf(g: Cirulla, side: int, root: Any, scores: list[int]) -> float:
     for i, now in enumerate(g.scores):
         v += (now - scores[i]) * (1 if i == side else -1)
     seat = g.current_seat
-    for p in range(n):
-        sight = g.sight(p)
+    sights = [g.sight(p) for p in range(n)]
+    for p, sight in enumerate(sights):
         sign = 1 if side_of(p, n) == side else -1
         for c in sight.hand:
             if c[0] == "A":
@@ -541,7 +549,7 @@ def leaf(g: Cirulla, side: int, root: Any, scores: list[int]) -> float:
             best = _best_captures(tuple(sight.table), sight.matta, sight.matta_value, key)
             mv, matta = sight.matta_value, sight.matta
             v += sign * max(best[mv if c == matta else VALUE[c]] for c in sight.hand)
-    for i, pile in enumerate(g.sight(side).captured):
+    for i, pile in enumerate(sights[side].captured):
         sign = 1 if i == side else -1
         for c in pile[len(root.captured[i]) :]:
             v += sign * worth[c]
