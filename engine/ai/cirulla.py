@@ -18,9 +18,10 @@ capturer of the benchmarks, on the same 2,000 seat-swapped pairs of deals, deals
 4. Plus half of what we may take back after that reply (``follow_up``): the next seat plays
    the value with the best capture its hand may hold, or lays a card that takes nothing when it
    holds none, and our best capture from the table it leaves, with the cards we keep, counts
-   (+0.9 +-0.5 on 5,000 pairs, margin +0.16 +-0.07 a deal; a weight of 0.25 gives +0.6, 1.0
-   +0.7). Counting also what our take-back then exposes (a third card ahead) gave +0.1 +-0.3
-   on 10,000 pairs: not kept.
+   (+0.8 +-0.3 on 10,000 pairs, 60.5% -> 61.3%; margin +0.20 +-0.05 a deal; with the item
+   valuation tried below, a weight of 0.25 gave +0.6 and 1.0 +0.7 where 0.5 gave +0.9, on
+   5,000 pairs). Counting also what our take-back then exposes (a third card ahead) gave +0.1
+   +-0.3 on 10,000 pairs: not kept.
 5. The last turn of a deal is searched exactly (+1.3, below).
 
 Tried, without a gain clear of the noise (5,000 pairs each; the first three before rule 4, the
@@ -29,8 +30,9 @@ the carte by the cards left, the grande and the piccola by the cards each side h
 opponent's captures valued from its side): +0.0, margin +0.06 +-0.05; the worth of a laid card
 counted against the lay: -0.9 at 0.3 of it, and for it: -0.6 at 0.3; our own best capture from
 the table left, before the reply: -0.4 at 0.3; ``ACE_KEEP`` 1.7 (+0.3 and +0.05 on two sets of
-pairs), 2.0 (-0.4); ``SCOPA`` 0.8 or 1.2, the settebello, the diamonds, the primiera or the
-grande valued higher (-0.4 to +0.05).
+pairs, with the item valuation), 2.0 (-0.4); ``SCOPA`` 0.8 or 1.2, the settebello, the
+diamonds, the primiera or the grande valued higher (-0.4 to +0.05); the next seat's lay taken
+as the one that leaves us least, rather than any card that takes nothing (+0.0).
 
 The hard player, given the game, has the engine deal the unseen cards again at random among the
 other hands and the stock (``game.sample``: the hands shown by a knock stay as shown), plays its
