@@ -30,6 +30,17 @@ def test_normal_knocks_a_buona():
     assert normal_choice(g) == "knock"
 
 
+def test_the_unseen_cards_count_a_knocked_hand_once():
+    """The cards a seat has not seen are the pack less its hand, the table, the piles and the
+    hands shown by a knock: its own shown hand is its hand, counted once."""
+    g = new_game([["QS", "KS", "JC"], ["2C", "3S", "4H"]], ["5C", "6D", "QH", "JD"])
+    g.play(1, "knock")
+    assert ai.seen_from_view(g.view(1)).unseen == 40 - 3 - 4
+    other = ai.seen_from_view(g.view(0))
+    assert other.unseen == 40 - 3 - 4 - 3
+    assert other.values[2:5] == [3, 3, 3]  # one two, three and four shown of each four
+
+
 def test_normal_sweeps_the_table_for_a_scopa():
     """Table 2 2 3 3: the king takes the four cards (they add up to 10), a scopa."""
     g = new_game([["4S", "5S", "6S"], ["KC", "QC", "JD"]], ["2C", "2D", "3H", "3S"])
