@@ -30,6 +30,17 @@ def test_normal_knocks_a_buona():
     assert normal_choice(g) == "knock"
 
 
+def test_the_unseen_cards_count_a_knocked_hand_once():
+    """The cards a seat has not seen are the pack less its hand, the table, the piles and the
+    hands shown by a knock: its own shown hand is its hand, counted once."""
+    g = new_game([["QS", "KS", "JC"], ["2C", "3S", "4H"]], ["5C", "6D", "QH", "JD"])
+    g.play(1, "knock")
+    assert ai.seen_from_view(g.view(1)).unseen == 40 - 3 - 4
+    other = ai.seen_from_view(g.view(0))
+    assert other.unseen == 40 - 3 - 4 - 3
+    assert other.values[2:5] == [3, 3, 3]  # one two, three and four shown of each four
+
+
 def test_normal_sweeps_the_table_for_a_scopa():
     """Table 2 2 3 3: the king takes the four cards (they add up to 10), a scopa."""
     g = new_game([["4S", "5S", "6S"], ["KC", "QC", "JD"]], ["2C", "2D", "3H", "3S"])
@@ -67,6 +78,17 @@ def test_normal_lays_no_ace_on_an_empty_table():
     g.play(1, "KC:2C+2D+3H+3S")
     assert g.view(0)["table"] == []
     assert normal_choice(g) != "AC"
+
+
+def test_normal_keeps_a_card_to_take_back_what_the_reply_leaves(monkeypatch):
+    """Rule 4 (what the next seat's reply leaves us): table 5D 6D 6C QD. The king takes the
+    five (10 + 5 = 15) and keeps the three, which takes the two sixes back (3 + 6 + 6 = 15)
+    from most tables the reply leaves; the four's fifteen (4 + 5 + 6) scores as much now but
+    leaves the three and the king little to take."""
+    g = new_game([["JS", "QS", "KS"], ["3S", "4H", "KD"]], ["5D", "6D", "6C", "QD"])
+    assert normal_choice(g) == "KD:5D"
+    monkeypatch.setattr(ai, "REPLY", 0)
+    assert normal_choice(g) == "4H:5D+6D"
 
 
 def test_exposure_counts_a_knocked_hand_as_shown():
@@ -167,18 +189,18 @@ def test_the_last_cards_of_a_two_player_deal_are_played_perfectly(seed, left):
 
 def test_hard_searches_with_the_pairs_contest():
     """With the ``pairs_contest`` house rule the hard player searches too (the engine's samples
-    deal a called hand again with its buona): on the last turn of a four-player deal, holding AH
-    7D against 4D JH, it takes the scopa with the ace where the normal player takes the jack."""
-    g = engine.new_game("cirulla", 4, seed=0, rules={"pairs_contest": True})
+    deal a called hand again with its buona): on the last turn of a four-player deal, holding AC
+    JC against 5H QS, it takes the scopa with the ace where the normal player lays the jack."""
+    g = engine.new_game("cirulla", 4, seed=4, rules={"pairs_contest": True})
     for _ in range(31):
         seat = g.current_seat
         g.play(seat, normal_choice(g))
     view, legal = g.view(0), g.legal_actions(0)
     assert g.current_seat == 0 and view["stock_size"] == 0
-    assert sorted(view["hand"]) == ["7D", "AH"] and sorted(view["table"]) == ["4D", "JH"]
-    assert normal_choice(g) == "7D:JH"
+    assert sorted(view["hand"]) == ["AC", "JC"] and sorted(view["table"]) == ["5H", "QS"]
+    assert normal_choice(g) == "JC"
     for seed in range(3):
-        assert ai.hard(view, legal, random.Random(seed), samples=30, game=g) == "AH:4D+JH"
+        assert ai.hard(view, legal, random.Random(seed), samples=30, game=g) == "AC:5H+QS"
 
 
 def test_a_lookahead_to_the_end_of_the_deal_is_the_deal_s_count():
