@@ -19,6 +19,16 @@ more, and with the last two cards in the stock only which unseen card lies on to
 With two players the hard player also searches each sampled deal exactly once six cards or fewer
 are left in the stock (``solve``: both hands and the stock's order are fixed by the sample), and
 its playouts end as the normal player ends a deal, with the last tricks played exactly.
+
+Measured with two players at 250 ms a decision (the hard player searching only at the stock
+sizes named, the normal player's card elsewhere, each deal against the same deal played by the
+normal player): its departures from the normal card gain at every stage of the deal, against the
+greedy player and against normal, so it searches from the first trick on (searching only from 14
+cards in the stock down, the margin over normal fell from +5.6 to +2.4 points a deal). Sampled
+deals searched exactly from 8 cards in the stock rather than 6 lost (at 8 cards: +0.0 points a
+deal over normal, was +0.7: fewer deals searched in the time); from 4 or 2 cards rather than 6,
+playouts instead at 4 and 6 cards, came out level within the noise (+0.2 to +0.5, intervals of
++-0.5 and +-1.0).
 """
 
 from __future__ import annotations
