@@ -26,9 +26,9 @@ normal player): its departures from the normal card gain at every stage of the d
 greedy player and against normal, so it searches from the first trick on (searching only from 14
 cards in the stock down, the margin over normal fell from +5.6 to +2.4 points a deal). Sampled
 deals searched exactly from 8 cards in the stock rather than 6 lost (at 8 cards: +0.0 points a
-deal over normal, was +0.7: fewer deals searched in the time); from 4 or 2 cards rather than 6,
-playouts instead at 4 and 6 cards, came out level within the noise (+0.2 to +0.5, intervals of
-+-0.5 and +-1.0).
+deal over normal, was +0.7: fewer deals searched in the time); playouts rather than the exact
+search at 6 or at 4 cards came out level within the noise (+0.2 and +0.5 points a deal, each
++-0.7).
 """
 
 from __future__ import annotations
