@@ -359,6 +359,15 @@ def test_the_exact_search_agrees_with_plain_minimax_with_more_cards_in_the_stock
         assert sofar + margin == alpha_beta(child, expand)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_best_margin_alone_is_the_best_of_every_cards_margin(seed):
+    """The playouts' ending asks only for the best margin (cards after the first searched only
+    for whether they do better): it is the best of the margins each card can force."""
+    g = random_position(20 + seed, 2, 28 + 2 * (seed % 4) + seed % 2)
+    deal = true_deal(g)
+    assert ai.solve_best(deal) == max(ai.solve(deal).values())
+
+
 def test_the_playouts_end_exactly_once_two_cards_are_left_in_the_stock():
     """A playout follows the normal rules while the stock holds more than two cards at a
     trick's lead, then the best play of the rest, as the normal player searches its end."""
