@@ -69,8 +69,9 @@ from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
 from engine.base import Game
 from engine.cards import PACK_40, next_seat, side_of
 from engine.cirulla.captures import capture_table
-from engine.cirulla.cards import INDEX, VALUES
-from engine.cirulla.game import Cirulla
+from engine.cirulla.cards import CODES, INDEX, VALUES
+from engine.cirulla.counting import DIAMOND_MASK, GRANDE_MASK, PICCOLA_MASK
+from engine.cirulla.game import KNOCK_ID, Cirulla
 
 KNOCK = "knock"
 VALUE = {c: VALUES[INDEX[c]] for c in PACK_40}
@@ -273,7 +274,7 @@ def _none(rest: int, unseen: int, held: int) -> float:
     return math.comb(rest, held) / math.comb(unseen, held) if held <= unseen else 0.0
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 18)
 def _best_captures(
     table: tuple[str, ...], matta: str, matta_value: int, worth_key: tuple
 ) -> tuple[float, ...]:
@@ -352,48 +353,78 @@ def _follow_up(
 ) -> float:
     """``follow_up`` on its terms: our cards' values ``mine``, the next seat's ``held`` cards
     dealt from ``unseen`` cards with ``counts`` by value."""
+    order, captured, laid = _reply_tables(table, matta, mv, key)
+    total = 0.0
+    none_before = 1.0  # the chance that the hand holds no value better than this one
+    rest = unseen
+    for v in order:
+        c = counts[v]
+        if c:
+            rest -= c
+            none_after = _none(rest, unseen, held)
+            back = captured[v]  # our take-back: our best capture, or 0
+            top = 0.0
+            for m in mine:
+                if back[m] > top:
+                    top = back[m]
+            total += (none_before - none_after) * top
+            none_before = none_after
+    if none_before > 0:
+        # No capture: one of the values that take nothing is laid.
+        n = 0
+        for v in range(1, 11):
+            if laid[v] is not None:
+                n += counts[v]
+        for v in range(1, 11):
+            back = laid[v]
+            if back is not None and counts[v]:
+                top = 0.0
+                for m in mine:
+                    if back[m] > top:
+                        top = back[m]
+                total += none_before * counts[v] / n * top
+    return total
+
+
+@lru_cache(maxsize=1 << 16)
+def _reply_tables(
+    table: tuple[str, ...], matta: str, mv: int, key: tuple
+) -> tuple[tuple[int, ...], tuple[tuple[float, ...], ...], tuple[tuple[float, ...] | None, ...]]:
+    """What ``_follow_up`` reads of ``table``, whatever the hands: the values that capture,
+    from the best capture down; for each, what a card of each value then takes back from the
+    table its best capture leaves (``_take_backs``); for each value that takes nothing, what a
+    card of each value takes back once it is laid (None for the values that capture)."""
     if table:
         best = _best_captures(table, matta, mv, key)
         lefts = _best_left(table, matta, mv, key)
     else:
         best, lefts = NOTHING, NOTHING
-    total = 0.0
-    none_before = 1.0  # the chance that the hand holds no value better than this one
-    rest = unseen
-    for _b, v in sorted(((b, v) for v, b in enumerate(best) if b > 0 and counts[v]), reverse=True):
-        rest -= counts[v]
-        none_after = _none(rest, unseen, held)
-        total += (none_before - none_after) * _take_back(lefts[v], mine, matta, mv, key)
-        none_before = none_after
-    if none_before > 0:
-        # No capture: one of the values that take nothing is laid.
-        laid = [v for v in range(1, 11) if counts[v] and not best[v] > 0]
-        n = sum(counts[v] for v in laid)
-        for v in laid:
-            after = (*table, LAID[v])
-            total += none_before * counts[v] / n * _take_back(after, mine, matta, mv, key)
-    return total
+    order = tuple(
+        v for _b, v in sorted(((b, v) for v, b in enumerate(best) if b > 0), reverse=True)
+    )
+    captured = [NOTHING] * 11
+    for v in order:
+        captured[v] = _take_backs(lefts[v], matta, mv, key)
+    laid: list[tuple[float, ...] | None] = [None] * 11
+    for v in range(1, 11):
+        if not best[v] > 0:
+            laid[v] = _take_backs((*table, LAID[v]), matta, mv, key)
+    return order, tuple(captured), tuple(laid)
+
+
+def _take_backs(table: tuple[str, ...], matta: str, mv: int, key: tuple) -> tuple[float, ...]:
+    """For each value, the best capture of a card of that value from ``table``, an ace's keep
+    deducted (what we take back with our cards is the best of these over their values, or
+    0)."""
+    if not table:
+        return NOTHING
+    best = _best_captures(table, matta, mv, key)
+    return (best[0], best[1] - ACE_KEEP, *best[2:])
 
 
 # The card standing for a laid card of each value in ``follow_up`` (a plain suit).
 LAID = {VALUE[c]: c for c in PACK_40 if c[1] == "C"}
 NOTHING = (0.0,) * 11
-
-
-def _take_back(
-    table: tuple[str, ...], mine: tuple[int, ...], matta: str, matta_value: int, key: tuple
-) -> float:
-    """Our best capture from ``table`` with cards of the values ``mine`` (an ace's keep
-    deducted), or 0."""
-    if not table:
-        return 0.0
-    best = _best_captures(table, matta, matta_value, key)
-    top = 0.0
-    for v in mine:
-        b = best[v] - ACE_KEEP if v == 1 else best[v]
-        if b > top:
-            top = b
-    return top
 
 
 @lru_cache(maxsize=1 << 16)
@@ -517,59 +548,203 @@ def playout(g: Cirulla, side: int, first: str) -> float:
 def lookahead(g: Cirulla, side: int, first: str, cards: int) -> float:
     """Play ``first``, then normal play for every seat until ``cards`` cards in all have been
     played (or the deal ends); ``side``'s point margin of the deal so far and of the position
-    reached (``leaf``): the deal's own count when it ends within the horizon."""
+    reached (``leaf``): the deal's own count when it ends within the horizon.
+
+    It plays on the engine's fast path (``choices``/``step``: no events, no codes), and each
+    seat's normal action comes from ``_fast_choice``."""
     n = g.players
-    root = g.sight(side)
     scores = list(g.scores)
-    code = first
+    root = [len(p) for p in g.piles]
+    masks = g.pile_masks
+    theirs = 0
+    for i, m in enumerate(masks):
+        if i != side:
+            theirs |= m
+    key = _mask_worth_key(masks[side], theirs, g.grande_points)
+    seat = g.current_seat
+    action = g.action_id(first)
     played = 0
-    while played < cards:
-        seat = g.current_seat
-        if not code:
-            code = _playout_choice(g, seat, n)
-        events = g.play(seat, code)
-        if code != KNOCK:
+    while True:
+        if action != KNOCK_ID:
             played += 1
-        code = ""
-        for event in events:
-            kind = event["type"]
-            if kind == "deal_scored":
-                points = event["points"]
-                return points[side] - max(p for i, p in enumerate(points) if i != side)
-            if kind == "partitone":
-                # All ten diamonds win the game at once: worth more than any deal.
-                return 60.0 if event["side"] == side else -60.0
-    return leaf(g, side, root, scores)
+            if not g.stock and g.plays_in_turn + 1 == g.turn_plays:
+                # The deal's last card: played with its events, for the deal's count.
+                for event in g.play(seat, g.action_code(action)):
+                    kind = event["type"]
+                    if kind == "deal_scored":
+                        points = event["points"]
+                        return points[side] - max(p for i, p in enumerate(points) if i != side)
+                    if kind == "partitone":
+                        return 60.0 if event["side"] == side else -60.0
+                raise AssertionError("the deal's last card ends the deal")
+        g.step(action)
+        if g.over:  # all ten diamonds: the game is won at once, worth more than any deal
+            return 60.0 if side_of(g.winner_seats[0], n) == side else -60.0
+        if played >= cards:
+            return leaf(g, side, root, scores, key)
+        seat = g.current_seat
+        action = _fast_choice(g, seat, n)
 
 
-def leaf(g: Cirulla, side: int, root: Any, scores: list[int]) -> float:
-    """``side``'s margin in a position of a lookahead from ``root`` (its sight then, with the
-    match ``scores`` then): the points marked since (scopas, buone), the worth of the cards each
-    side captured since (valued as at the root), each ace still in a hand (``ACE_KEEP``), and
-    the best capture the seat to act holds on the table (the normal player's terms)."""
+def leaf(g: Cirulla, side: int, root: list[int], scores: list[int], key: tuple) -> float:
+    """``side``'s margin in a position of a lookahead: the points marked since the root (whose
+    match ``scores`` and piles' lengths ``root`` are given), the worth of the cards each side
+    captured since (valued as at the root: ``key``, its ``_worth_key``), each ace still in a
+    hand (``ACE_KEEP``), and the best capture the seat to act holds on the table (the normal
+    player's terms)."""
     n = g.players
-    theirs = [c for i, p in enumerate(root.captured) if i != side for c in p]
-    key = _worth_key(root.captured[side], theirs, root.grande_points)
-    worth = _worth_table(*key)
     v = 0.0
     for i, now in enumerate(g.scores):
-        v += (now - scores[i]) * (1 if i == side else -1)
+        v += now - scores[i] if i == side else scores[i] - now
     seat = g.current_seat
-    sights = [g.sight(p) for p in range(n)]
-    for p, sight in enumerate(sights):
+    table = g.table
+    for p, hand in enumerate(g.hands):
         sign = 1 if side_of(p, n) == side else -1
-        for c in sight.hand:
-            if c[0] == "A":
+        for c in hand:
+            if c < 4:  # an ace
                 v += sign * ACE_KEEP
-        if p == seat and sight.table:
-            best = _best_captures(tuple(sight.table), sight.matta, sight.matta_value, key)
-            mv, matta = sight.matta_value, sight.matta
-            v += sign * max(best[mv if c == matta else VALUE[c]] for c in sight.hand)
-    for i, pile in enumerate(sights[side].captured):
+        if p == seat and table:
+            mv = g._matta_value_seen(seat)
+            best = _best_captures_of(tuple(table), g.matta, mv, key)
+            matta = g.matta
+            v += sign * max(best[mv if c == matta else VALUES[c]] for c in hand)
+    worth = _worth_by_number(key)
+    for i, pile in enumerate(g.piles):
         sign = 1 if i == side else -1
-        for c in pile[len(root.captured[i]) :]:
+        for c in pile[root[i] :]:
             v += sign * worth[c]
     return v
+
+
+@cache
+def _worth_by_number(key: tuple) -> tuple[float, ...]:
+    """``_worth_table`` by card number."""
+    worth = _worth_table(*key)
+    return tuple(worth[c] for c in CODES)
+
+
+@lru_cache(maxsize=1 << 16)
+def _best_captures_of(table: tuple[int, ...], matta: int, mv: int, key: tuple) -> tuple:
+    """``_best_captures`` of a table of card numbers."""
+    return _best_captures(tuple(CODES[c] for c in table), CODES[matta], mv, key)
+
+
+def _mask_worth_key(mine: int, theirs: int, grande_points: int) -> tuple:
+    """``_worth_key`` of piles given as bit masks of card numbers."""
+    return (
+        (mine & DIAMOND_MASK).bit_count() < 6 and (theirs & DIAMOND_MASK).bit_count() < 6,
+        mine.bit_count() < 21 and theirs.bit_count() < 21,
+        not theirs & GRANDE_MASK,
+        not theirs & PICCOLA_MASK,
+        grande_points,
+    )
+
+
+# The normal player's choices in lookaheads, by all they depend on (``_choice_key``): the index
+# of the action in ``choices()``. Cleared when it grows past ``CHOICES_MAX``.
+_CHOICES: dict[tuple, int] = {}
+CHOICES_MAX = 1 << 18
+# The unseen cards by value (and how many), by the bit mask of the unseen cards.
+_UNSEEN: dict[int, tuple[tuple[int, ...], int]] = {}
+ALL_CARDS = (1 << 40) - 1
+
+
+def _unseen_counts(mask: int) -> tuple[tuple[int, ...], int]:
+    """The cards of ``mask`` by value (index 0 unused), and how many."""
+    found = _UNSEEN.get(mask)
+    if found is None:
+        counts = [0] * 11
+        for c in range(40):
+            if mask >> c & 1:
+                counts[VALUES[c]] += 1
+        if len(_UNSEEN) >= CHOICES_MAX:
+            _UNSEEN.clear()
+        found = _UNSEEN[mask] = (tuple(counts), mask.bit_count())
+    return found
+
+
+def _fast_choice(g: Cirulla, seat: int, n: int) -> int:
+    """The normal player's action (as ``_playout_choice`` chooses it) as a ``choices()`` int:
+    looked up by the position as the seat knows it, worked out by ``_playout_choice`` the first
+    time."""
+    ids = g.choices()
+    if len(ids) == 1:
+        return ids[0]
+    if KNOCK_ID in ids:
+        return KNOCK_ID
+    if g.pairs_contest:
+        return g.action_id(_playout_choice(g, seat, n))
+    hands = g.hands
+    hand = hands[seat]
+    table = g.table
+    shown = g.shown
+    known = 0
+    for m in g.pile_masks:
+        known |= m
+    for c in hand:
+        known |= 1 << c
+    for c in table:
+        known |= 1 << c
+    for p in range(n):
+        if p != seat and shown[p]:
+            for c in hands[p]:
+                known |= 1 << c
+    values, unseen = _unseen_counts(ALL_CARDS ^ known)
+    nxt = (seat + 1) % n
+    held = len(hands[nxt])
+    mv = g.matta_value
+    if mv != g.matta_card_value:
+        mv = g._matta_value_seen(seat)
+    if shown[nxt]:
+        matta = g.matta
+        next_values = [0] * 11
+        for c in hands[nxt]:
+            next_values[mv if c == matta else VALUES[c]] += 1
+        counts: tuple = (tuple(next_values), unseen > 0)
+    else:
+        counts = (values, unseen)
+    side = side_of(seat, n)
+    masks = g.pile_masks
+    theirs = 0
+    for i, m in enumerate(masks):
+        if i != side:
+            theirs |= m
+    last = not g.stock and sum(map(len, hands)) == 1
+    worth_key = _mask_worth_key(masks[side], theirs, g.grande_points)
+    key = (
+        tuple(hand),
+        tuple(table),
+        mv,
+        counts,
+        held,
+        last,
+        worth_key,
+        g.matta,
+        g.ace_takes_all_always,
+    )
+    i = _CHOICES.get(key)
+    if i is None:
+        # The seat's knowledge as ``Seen`` has it (see ``_playout_choice``), from the numbers
+        # worked out above.
+        s = object.__new__(Seen)
+        s.hand = [CODES[c] for c in hand]
+        s.hand_size = len(hand)
+        s.table = [CODES[c] for c in table]
+        s.matta = CODES[g.matta]
+        s.matta_value = mv
+        s.values = values
+        s.unseen = unseen
+        s.next_hand = held
+        s.next_values = counts[0] if shown[nxt] else None
+        s.last = last
+        s.worth_key = worth_key
+        s.worth = _worth_table(*worth_key)
+        legal = g.legal_actions(seat)
+        i = legal.index(pick(s, legal))
+        if len(_CHOICES) >= CHOICES_MAX:
+            _CHOICES.clear()
+        _CHOICES[key] = i
+    return ids[i]
 
 
 def _playout_choice(g: Cirulla, seat: int, n: int) -> str:
