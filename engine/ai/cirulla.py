@@ -70,7 +70,7 @@ from engine.base import Game
 from engine.cards import PACK_40, next_seat, side_of
 from engine.cirulla.captures import capture_table
 from engine.cirulla.cards import CODES, INDEX, VALUES
-from engine.cirulla.counting import DIAMOND_MASK, GRANDE_MASK, PICCOLA_MASK
+from engine.cirulla.counting import DIAMOND_MASK, GRANDE_MASK, PICCOLA_MASK, pile_mask
 from engine.cirulla.game import KNOCK_ID, Cirulla
 
 KNOCK = "knock"
@@ -184,14 +184,9 @@ class Seen:
 
 def _worth_key(mine: Any, others: list[str], grande_points: int) -> tuple:
     """Which items are still to be won, given the piles so far (the key of ``_worth_table``)."""
-    theirs = set(others)
-    mine_d = sum(c[1] == "D" for c in mine)
-    theirs_d = sum(c[1] == "D" for c in theirs)
-    return (
-        mine_d < 6 and theirs_d < 6,
-        len(mine) < 21 and len(theirs) < 21,
-        not theirs.intersection(GRANDE),
-        not theirs.intersection(PICCOLA),
+    return _mask_worth_key(
+        pile_mask(map(INDEX.__getitem__, mine)),
+        pile_mask(map(INDEX.__getitem__, others)),
         grande_points,
     )
 
