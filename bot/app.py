@@ -48,6 +48,7 @@ from bot.core.services import Services, Users, services
 from bot.core.settings import Settings
 from bot.core.storage import Storage
 from bot.language import handlers as language
+from bot.notify import calls as table_calls
 from bot.ratings import results
 from bot.reference import handlers as reference
 from bot.table import inline_play, lobby, play
@@ -91,6 +92,7 @@ COMMANDS = (
     "glossario",
     "lingua",
     "commento",
+    "avvisami",
 )
 GROUP_COMMANDS = COMMANDS
 PRIVATE_COMMANDS = ("start", "mano", "classifica", "stats", "regole", "glossario", "lingua")
@@ -208,6 +210,7 @@ FEATURES: tuple[Feature, ...] = (
         computers.teardown,
     ),
     Feature("ratings", results.register, setup=results.setup),
+    Feature("table calls", table_calls.register, setup=table_calls.setup),
     Feature("webapp", setup=webapp.setup, teardown=webapp.teardown),
 )
 

@@ -25,6 +25,7 @@ RECENT_EVENTS = 256
 # Local mode's games (``python -m bot --local``) sit at this table: no Telegram chat or user
 # has id 0, and the bot never writes to Telegram about them.
 LOCAL_CHAT = 0
+OPEN = ("lobby", "active")
 
 
 class LiveGame:
@@ -134,12 +135,14 @@ class Games:
         # Another coroutine may have loaded it meanwhile; keep the first.
         return self._live.setdefault(game_id, live)
 
-    async def in_chat(self, chat_id: int) -> LiveGame | None:
-        """The open lobby or game of a group, or None."""
+    async def in_chat(self, chat_id: int, thread_id: int = 0) -> LiveGame | None:
+        """The open lobby or game of a group or forum topic (``thread_id``; 0: a plain group
+        or General), or None."""
         for live in self._live.values():
-            if live.row.chat_id == chat_id and live.row.status in ("lobby", "active"):
+            row = live.row
+            if (row.chat_id, row.thread_id) == (chat_id, thread_id) and row.status in OPEN:
                 return live
-        row = await self.storage.open_game_in_chat(chat_id)
+        row = await self.storage.open_game_in_chat(chat_id, thread_id)
         if row is None:
             return None
         return await self.get(row.game_id)

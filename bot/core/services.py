@@ -36,6 +36,9 @@ GameListener = Callable[["Services", LiveGame, list[dict[str, Any]]], Awaitable[
 # They get the game as it ends: the live game moves on to it only once the commit succeeded.
 # ``game.is_over`` tells a finished game from a cancelled one.
 ResultHook = Callable[[aiosqlite.Connection, LiveGame, engine.Game], Awaitable[None]]
+# Called once a table opens with its game chosen (a lobby people can sit at), after the lobby
+# was committed; the call for the next game (``/avvisami``) listens.
+TableHook = Callable[["Services", LiveGame], Awaitable[None]]
 
 
 class Users:
@@ -94,6 +97,7 @@ class Services:
     # Writes in the transaction of every committed action (a turn timer armed for the next
     # turn), so that no second commit follows it; hooks get the game as the action left it.
     action_hooks: list[ResultHook] = field(default_factory=list)
+    opened_hooks: list[TableHook] = field(default_factory=list)
     # What feature packages add to the table's screens (``bot.core.extras``).
     extras: Extras = field(default_factory=Extras)
     # Where new games get their seed; tests replace it to replay the same deals.
@@ -123,6 +127,11 @@ class Services:
         and of the result hooks if it ended it, for storage's ``within``."""
         ended = self.result_hooks if game.is_over else []
         return _writer(self.action_hooks + ended, live, game)
+
+    async def table_opened(self, live: LiveGame) -> None:
+        """Tell whoever waits for a table that one opened (its game chosen)."""
+        for hook in self.opened_hooks:
+            await hook(self, live)
 
     async def notify_listeners(self, live: LiveGame, events: list[dict[str, Any]]) -> None:
         """Tell computer players, timers and the like that a game changed."""

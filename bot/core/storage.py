@@ -41,7 +41,7 @@ MAX_ID = 2**63 - 1
 
 
 class ChatBusy(Exception):
-    """The group already has a lobby or a game in progress."""
+    """The group (or the forum topic) already has a lobby or a game in progress."""
 
 
 class StaleMove(Exception):
@@ -233,16 +233,19 @@ class Storage:
         players: int | None = None,
         rules: dict[str, Any] | None = None,
         rematch_of: int | None = None,
+        thread_id: int = 0,
     ) -> int:
-        """Open a lobby in a group; raise ChatBusy if the group already has one or a game."""
+        """Open a lobby in a group or forum topic (``thread_id``; 0: a plain group, General);
+        raise ChatBusy if that place already has one or a game."""
         try:
             async with self.transaction() as conn:
                 cur = await conn.execute(
-                    """INSERT INTO games (chat_id, chat_title, kind, players, rules, status,
-                           creator_id, creator_name, lang, rematch_of, created_at)
-                       VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)""",
+                    """INSERT INTO games (chat_id, thread_id, chat_title, kind, players, rules,
+                           status, creator_id, creator_name, lang, rematch_of, created_at)
+                       VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)""",
                     (
                         chat_id,
+                        thread_id,
                         chat_title,
                         kind,
                         players,
@@ -274,11 +277,12 @@ class Storage:
         game.seats = await self._seats(game_id)
         return game
 
-    async def open_game_in_chat(self, chat_id: int) -> GameRow | None:
-        """The group's lobby or game in progress, or None."""
+    async def open_game_in_chat(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
+        """The lobby or game in progress of a group or forum topic, or None."""
         cur = await self.conn.execute(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND status IN ('lobby', 'active')",
-            (chat_id,),
+            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND thread_id = ?"
+            " AND status IN ('lobby', 'active')",
+            (chat_id, thread_id),
         )
         row = await cur.fetchone()
         if row is None:
@@ -429,18 +433,20 @@ class Storage:
                 raise StaleMove(game_id)
 
     async def create_rematch(self, old: GameRow, seed: int, dealer: int) -> int:
-        """The same table again, in one transaction: same group, game, house rules and seats,
-        started at once. Raise ChatBusy if the group already has a lobby or a game."""
+        """The same table again, in one transaction: same group and topic, game, house rules
+        and seats, started at once. Raise ChatBusy if that place already has a lobby or a
+        game."""
         now = _now()
         try:
             async with self.transaction() as conn:
                 cur = await conn.execute(
-                    """INSERT INTO games (chat_id, chat_title, kind, players, rules, seed, dealer,
-                           status, creator_id, creator_name, lang, rematch_of, created_at,
-                           started_at)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)""",
+                    """INSERT INTO games (chat_id, thread_id, chat_title, kind, players, rules,
+                           seed, dealer, status, creator_id, creator_name, lang, rematch_of,
+                           created_at, started_at)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)""",
                     (
                         old.chat_id,
+                        old.thread_id,
                         old.chat_title,
                         old.kind,
                         old.players,
@@ -581,4 +587,9 @@ class Storage:
                 "UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?",
                 (new_chat_id, old_chat_id),
             )
+            for table in ("table_calls", "table_calls_sent"):
+                await conn.execute(
+                    f"UPDATE OR REPLACE {table} SET chat_id = ? WHERE chat_id = ?",
+                    (new_chat_id, old_chat_id),
+                )
         self.settings_cache.clear()

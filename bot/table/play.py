@@ -23,6 +23,7 @@ from bot.core.callbacks import Callback, resolve_action
 from bot.core.chat_settings import chat_lang, user_lang
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
+from bot.core.places import topic_of
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
 from bot.games import ui_for
@@ -264,7 +265,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type == ChatType.PRIVATE:
         game_ids = await svc.storage.open_game_ids_of_user(user.id)
     else:
-        live = await svc.games.in_chat(chat.id)
+        live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
         game_ids = (
             [live.game_id] if live is not None and live.row.seat_of(user.id) is not None else []
         )
@@ -306,7 +307,7 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type == ChatType.PRIVATE:
         await reply_html(update, svc.tr.get(lang, "table-command-private"))
         return
-    live = await svc.games.in_chat(chat.id)
+    live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
     if live is None:
         await reply_html(update, svc.tr.get(lang, "table-command-none"))
         return
@@ -319,7 +320,8 @@ async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     chat = update.effective_chat
     user = update.effective_user
     lang = await chat_lang(svc, chat, user)
-    live = await svc.games.in_chat(chat.id) if chat.type != ChatType.PRIVATE else None
+    topic = topic_of(update.effective_message)
+    live = await svc.games.in_chat(chat.id, topic) if chat.type != ChatType.PRIVATE else None
     if live is None:
         await reply_html(update, svc.tr.get(lang, "cancel-none"))
         return
