@@ -261,6 +261,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     user = update.effective_user
     lang = await user_lang(svc, user)  # the hand goes to the private chat
+    answer_lang = await chat_lang(svc, chat, user)  # an answer, to the chat it was asked in
     await svc.users.seen(user, private_open=True if chat.type == ChatType.PRIVATE else None)
     if chat.type == ChatType.PRIVATE:
         game_ids = await svc.storage.open_game_ids_of_user(user.id)
@@ -271,7 +272,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         )
     lives = [g for g in [await svc.games.get(i) for i in game_ids] if g and g.active]
     if not lives:
-        await reply_html(update, svc.tr.get(lang, "hand-none"))
+        await reply_html(update, svc.tr.get(answer_lang, "hand-none"))
         return
     for live in lives:
         async with live.lock:  # drawn from a whole state, sent once the lock is let go
@@ -282,7 +283,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except Forbidden:
             await reply_html(
                 update,
-                svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
+                svc.tr.get(answer_lang, "hand-open-private", link=svc.deep_link("hand")),
             )
             return
         async with live.lock:

@@ -21,7 +21,7 @@ from telegram.ext import (
 
 from bot.core.admins import creator_or_admin
 from bot.core.callbacks import Callback
-from bot.core.chat_settings import open_game_ids
+from bot.core.chat_settings import chat_lang, open_game_ids
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
 from bot.core.places import topic_of
@@ -93,7 +93,7 @@ async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     timers = timers_of(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.resolve(user.language_code)
+    lang = await chat_lang(svc, chat, user)
     if chat.type == ChatType.PRIVATE:
         await reply_html(update, svc.tr.get(lang, "timer-group-only"))
         return
