@@ -51,7 +51,7 @@ from bot.language import handlers as language
 from bot.notify import calls as table_calls
 from bot.ratings import results
 from bot.reference import handlers as reference
-from bot.table import inline_play, lobby, play
+from bot.table import inline_play, lobby, play, topics
 from bot.table.edits import Renderer
 from bot.timers import handlers as timers
 from bot.webapp import LOCAL_CHAT
@@ -156,6 +156,12 @@ def register(application: Application) -> None:
     application.add_handler(CommandHandler(["annulla", "cancel"], play.cmd_cancel))
     application.add_handler(CallbackQueryHandler(on_press))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    application.add_handler(
+        MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, topics.on_topic_closed)
+    )
+    application.add_handler(
+        MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED, topics.on_topic_reopened)
+    )
     application.add_handler(
         ChatMemberHandler(lobby.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
     )

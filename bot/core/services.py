@@ -23,6 +23,7 @@ from bot.core.extras import Extras
 from bot.core.i18n import Translator
 from bot.core.live import Games, LiveGame
 from bot.core.messenger import Messenger
+from bot.core.places import ShutTopics
 from bot.core.storage import Storage, UserRow, Within
 
 if TYPE_CHECKING:
@@ -98,6 +99,8 @@ class Services:
     # turn), so that no second commit follows it; hooks get the game as the action left it.
     action_hooks: list[ResultHook] = field(default_factory=list)
     opened_hooks: list[TableHook] = field(default_factory=list)
+    # The forum topics whose tables' group messages wait (closed or deleted topics).
+    topics: ShutTopics = field(default_factory=ShutTopics)
     # What feature packages add to the table's screens (``bot.core.extras``).
     extras: Extras = field(default_factory=Extras)
     # Where new games get their seed; tests replace it to replay the same deals.

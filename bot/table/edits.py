@@ -40,12 +40,12 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from telegram.error import ChatMigrated, Forbidden, NetworkError, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
 from bot.core.chat_settings import get_settings
 from bot.core.fairness import ANSWER, URGENT, CallBudget, later
 from bot.core.live import RECENT_EVENTS, LiveGame
-from bot.core.messenger import Content
+from bot.core.messenger import Content, is_topic_gone
 from bot.core.rows import SeatRow
 from bot.games import ui_for
 from bot.table import screens
@@ -91,7 +91,7 @@ class Renderer:
         self._later: dict[int, asyncio.TimerHandle] = {}
         self._backoff: dict[int, float] = {}  # game id -> its next wait once put off for later
         self._closing = False
-        self._last_group: dict[int, float] = {}  # chat id -> loop time of its latest call
+        self._last_group: dict[int, float] = {}  # game id -> loop time of its latest group call
         self._hurry = 0  # flushes under way: no window holds an edit
         self._acting: set[int] = set()  # games whose table shows buttons of the player to act
         # game id -> user id -> that player's messages of the game to delete (old hands)
@@ -339,10 +339,17 @@ class Renderer:
             return 0.0
         if live.serial - self.table_log.drawn_at(live) > RECENT_EVENTS // 2:
             return 0.0  # far behind: drawn while its moves are still kept
-        last = self._last_group.get(live.row.chat_id)
+        last = self._last_group.get(game_id)
         if last is None:
             return 0.0
-        return last + self.window - asyncio.get_running_loop().time()
+        # The group's tables share its budget: each one's window widens with their number.
+        window = self.window * self._tables_playing(live.row.chat_id)
+        return last + window - asyncio.get_running_loop().time()
+
+    def _tables_playing(self, chat_id: int) -> int:
+        """How many games are being played in a chat (one per forum topic), at least 1."""
+        games = self.svc.games.loaded()
+        return max(1, sum(g.row.chat_id == chat_id and g.active for g in games))
 
     async def render_private(
         self, game_id: int, waiting: bool | None = None, wake: asyncio.Event | None = None
@@ -364,6 +371,8 @@ class Renderer:
         if live is None or live.local:  # local mode's page shows it
             return
         status = live.row.status
+        if self.svc.topics.is_shut(live.row.chat_id, live.row.thread_id):
+            return  # its topic is closed: everything waits for it to reopen (``table.topics``)
         live.commentary = (await get_settings(self.svc.storage, live.row.chat_id)).commentary
         if game_id in self._bring_down:
             self._bring_down.discard(game_id)
@@ -429,12 +438,19 @@ class Renderer:
         self.svc.games.forget(row.game_id)
 
     async def _group(self, live: LiveGame, message_id: int | None, content: Content) -> int | None:
-        """Show content in the group; follow a group that became a supergroup."""
+        """Show content in the group (in the table's forum topic); follow a group that became a
+        supergroup; a topic closed or deleted is shut, and the message waits."""
         row = live.row
         messenger = self.svc.messenger
         calls = messenger.calls
         try:
-            return await messenger.show(row.chat_id, message_id, content)
+            return await messenger.show(row.chat_id, message_id, content, row.thread_id)
+        except BadRequest as exc:
+            if not is_topic_gone(exc):
+                raise
+            log.info("topic %s of group %s refused: %s", row.thread_id, row.chat_id, exc)
+            self.svc.topics.shut(row.chat_id, row.thread_id)
+            return message_id
         except ChatMigrated as exc:
             await self.svc.storage.move_chat(row.chat_id, exc.new_chat_id)
             row.chat_id = exc.new_chat_id
@@ -445,7 +461,7 @@ class Renderer:
             return message_id
         finally:
             if messenger.calls != calls:  # an idle edit, skipped, does not open a window
-                self._last_group[row.chat_id] = asyncio.get_running_loop().time()
+                self._last_group[row.game_id] = asyncio.get_running_loop().time()
 
     async def _render_lobby(self, live: LiveGame) -> None:
         row = live.row
@@ -664,12 +680,14 @@ class Renderer:
                 self.svc.tr, live, events, item.payload["view"], self.svc.extras
             )
             old = row.table_message_id
-            if old is not None and self.svc.messenger.latest.get(row.chat_id) == old:
+            if old is not None and self.svc.messenger.newest(row.chat_id, row.thread_id) == old:
                 # The ended deal's table is the bot's latest message: it becomes the result,
                 # and the next table is sent below it.
                 await self._group(live, old, content)
             else:
                 await self._group(live, None, content)
+                if self.svc.topics.is_shut(row.chat_id, row.thread_id):
+                    return  # refused: the result waits in the outbox for the topic to reopen
                 if old is not None:
                     await self._take_down(live)
             if row.table_message_id is not None:

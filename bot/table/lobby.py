@@ -487,7 +487,7 @@ async def private_closed(svc: Services, live: LiveGame, user_id: int, name: str)
         bot=screens.esc("@" + svc.bot_username),
     )
     try:
-        await svc.messenger.send(live.row.chat_id, Content(text))
+        await svc.messenger.send(live.row.chat_id, Content(text), live.row.thread_id)
     except TelegramError as exc:
         log.warning("could not tell group %s about a closed chat: %s", live.row.chat_id, exc)
 
