@@ -31,13 +31,19 @@ async def on_topic_reopened(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     message = update.effective_message
     svc = services(context)
     svc.topics.reopen(message.chat_id, topic_of(message))
-    bring_back(svc, message.chat_id, topic_of(message))
+    await bring_back(svc, message.chat_id, topic_of(message))
 
 
-def bring_back(svc: Services, chat_id: int, topic: int) -> None:
-    """Send the tables of a topic anew at its bottom, after the results that waited (the
-    games in memory there: open ones, and finished ones whose last messages wait)."""
+async def bring_back(svc: Services, chat_id: int, topic: int) -> None:
+    """Send the tables of a topic anew at its bottom, after the results that waited: the
+    games in memory there (open ones, and finished ones whose last messages wait), and the
+    finished games whose results still wait in the outbox (from before a restart)."""
+    place = (chat_id, topic)
     for live in svc.games.loaded():
-        if (live.row.chat_id, live.row.thread_id) == (chat_id, topic) and not live.local:
+        if (live.row.chat_id, live.row.thread_id) == place and not live.local:
             log.info("topic %s of chat %s reopened: game %s back", topic, chat_id, live.game_id)
             svc.renderer.bring_down(live.game_id)
+    for game_id in await svc.storage.games_with_outbox():
+        row = await svc.storage.get_game(game_id)
+        if row is not None and (row.chat_id, row.thread_id) == place:
+            svc.renderer.refresh(game_id)

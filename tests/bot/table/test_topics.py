@@ -168,3 +168,21 @@ async def test_a_topic_deleted_mid_game_leaves_the_game_to_the_private_chats(bot
     ]
     assert len(tried) <= 1
     assert fake.topic_messages(group, None) == []
+
+
+async def test_results_that_waited_for_a_closed_topic_survive_a_restart(bot, fake, forum):
+    """A game ends while its topic is closed, and the bot restarts before the topic reopens:
+    the reopening still brings the results that waited."""
+    group, users, (first, _) = forum
+    briscola, _ = await _two_tables(bot, fake, forum)
+    fake.close_topic(group, first, by=users[0])
+    await bot.feed(fake.updates[-1])
+    rng = random.Random(3)
+    while (await bot.svc.games.get(briscola.game_id)).row.status == "active":
+        await briscola.play_one(rng)
+    await bot.restart()
+    assert not briscola.finished()
+    fake.reopen_topic(group, first, by=users[0])
+    await bot.feed(fake.updates[-1])
+    assert briscola.finished()
+    assert await bot.svc.storage.outbox(briscola.game_id) == []
