@@ -20,12 +20,13 @@ from bot.core.chat_settings import chat_lang
 from bot.core.i18n import read_game
 from bot.core.live import LiveGame
 from bot.core.messenger import Content, acknowledge
-from bot.core.places import NO_TOPIC, is_forum_message, topic_of
+from bot.core.places import topic_of
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
 from bot.games import game_options, offered_kinds
 from bot.table import screens
 from bot.table.house_rules import rule_choices
+from bot.table.topics import busy_text
 
 log = logging.getLogger(__name__)
 
@@ -109,15 +110,6 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc.renderer.refresh(game_id)
     if kind is not None:
         await svc.table_opened(live)
-
-
-def busy_text(update: Update, topic: int) -> str:
-    """The message id of the answer to ``/nuova`` where a table is already open: a plain group
-    holds one table (and learns that a group with topics holds one per topic), a forum one per
-    topic (another topic can hold the next)."""
-    if topic != NO_TOPIC:
-        return "new-busy-topic"
-    return "new-busy-general" if is_forum_message(update.effective_message) else "new-busy"
 
 
 async def _sit(svc: Services, live: LiveGame, user: User, team: int | None) -> str | None:

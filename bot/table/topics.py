@@ -14,10 +14,19 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.core.places import topic_of
+from bot.core.places import NO_TOPIC, is_forum_message, topic_of
 from bot.core.services import Services, services
 
 log = logging.getLogger(__name__)
+
+
+def busy_text(update: Update, topic: int) -> str:
+    """The message id of the answer to ``/nuova`` where a table is already open: a plain group
+    holds one table (and learns that a group with topics holds one per topic), a forum one per
+    topic (another topic can hold the next)."""
+    if topic != NO_TOPIC:
+        return "new-busy-topic"
+    return "new-busy-general" if is_forum_message(update.effective_message) else "new-busy"
 
 
 async def on_topic_closed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
