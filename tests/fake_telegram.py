@@ -1202,13 +1202,19 @@ class FakeTelegram:
         return None
 
     def choose_inline_result(
-        self, user: dict, update: dict, result_id: str, *, chat: dict | int | None = None
+        self,
+        user: dict,
+        update: dict,
+        result_id: str,
+        *,
+        chat: dict | int | None = None,
+        topic: int | None = None,
     ) -> FakeMessage:
         """The user picks one of the bot's answers to an inline query and sends it.
 
         `chat` is where it lands if the bot can see that chat (else the message exists only as
-        an inline message). A result with an inline keyboard gets an inline_message_id, which
-        is how the bot edits it later.
+        an inline message), in the forum topic `topic` if given. A result with an inline
+        keyboard gets an inline_message_id, which is how the bot edits it later.
         """
         with self._lock:
             record = self._user(user)
@@ -1243,6 +1249,8 @@ class FakeTelegram:
                 chat=target.data if target else None,
                 via_bot=self.bot_user,
             )
+            if target is not None:
+                msg.thread_id, msg.topic_message = self._user_thread(target, uid, topic, None)
             if markup:
                 msg.inline_message_id = f"AQAAA{self._new_query_id()}"
                 self._inline_messages[msg.inline_message_id] = msg

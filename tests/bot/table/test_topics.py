@@ -186,3 +186,31 @@ async def test_results_that_waited_for_a_closed_topic_survive_a_restart(bot, fak
     await bot.feed(fake.updates[-1])
     assert briscola.finished()
     assert await bot.svc.storage.outbox(briscola.game_id) == []
+
+
+async def test_a_player_who_blocked_the_bot_plays_from_the_topic(bot, fake, forum):
+    """The "play here" way, in a topic: the notice about the closed private chat, the inline
+    choice sent into the topic and the bot's answer to a stale one all stay in that topic."""
+    from tests.bot.table.test_inline_play import all_results
+
+    group, users, (first, _) = forum
+    table = TopicTable(bot, fake, group, users[:2], first)
+    await table.seat_everybody("briscola", 2)
+    await bot.feed(fake.block(users[1]))
+    await table.press(users[0], table.lobby(), t("btn-start"))
+    notice = t("notice-private-closed", player="\x00", bot="@TavolataBot").split("\x00")[0]
+    assert any(m.text.startswith(notice) for m in table.group_messages())
+    rng = random.Random(5)
+    game = (await bot.svc.games.get(table.game_id)).game
+    if game.current_seat != 1:
+        await table.play_one(rng)
+    update, results = await all_results(table, users[1])
+    for _ in range(2):  # the second is stale: the bot says so, in the topic
+        msg = fake.choose_inline_result(
+            users[1], update, results[0][1]["id"], chat=group, topic=first
+        )
+        assert msg.thread_id == first and msg.topic_message
+        await bot.feed(fake.delivery(msg))
+    reply = table.group_messages()[-1]
+    assert reply.reply_to is not None and reply.reply_to.via_bot is not None
+    assert fake.topic_messages(group, None) == []
