@@ -78,6 +78,7 @@ class Guard:
         self.refused = 0
         self.closed_idle = 0
         self.crowded = False
+        self._told = False
         self._said = -CROWDED_LOG_EVERY
 
     def admit(self) -> bool:
@@ -100,20 +101,24 @@ class Guard:
         self.open -= 1
         if self.crowded and self.open <= self.cap // 2:
             self.crowded = False
-            log.warning(
-                "%s has room again (%d connections refused, %d idle ones closed)",
-                self.name,
-                self.refused,
-                self.closed_idle,
-            )
+            if self._told:
+                self._told = False
+                log.warning(
+                    "%s has room again (%d connections refused, %d idle ones closed so far)",
+                    self.name,
+                    self.refused,
+                    self.closed_idle,
+                )
 
     def _crowded(self) -> None:
+        """Said once a minute at most, however long or often the server is full."""
         if self.crowded:
             return
         self.crowded = True
         now = time.monotonic()
         if now - self._said >= CROWDED_LOG_EVERY:
             self._said = now
+            self._told = True
             log.warning(
                 "%s holds its limit of %d connections: idle ones are closed and new ones "
                 "refused while it lasts",
