@@ -57,7 +57,8 @@ class Settings(BaseSettings):
     webapp_max_age: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600)
     # Connections each web server (the webhook's, the Mini App's) holds at once; fewer when
     # the process's open-file limit has no room for them beside the bot's own files.
-    web_max_connections: int = Field(default=1000, ge=8, le=100_000)
+    # An open Mini App holds a connection for its live stream, and one more while it plays.
+    web_max_connections: int = Field(default=4000, ge=8, le=100_000)
 
     @field_validator("telegram_bot_token")
     @classmethod
