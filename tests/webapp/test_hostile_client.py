@@ -16,8 +16,10 @@ import httpx
 import pytest
 
 from bot.core.webhook import webhook_app
+from bot.webapp import LOCAL_CHAT
 from bot.webapp.server import MAX_BODY, MAX_STREAMS_PER_PERSON
 from bot.webapp.tables import WebTables
+from tests.webapp.conftest import PHONE
 from tests.webapp.test_miniapp import briscola_for_two, init_for, mini  # noqa: F401
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -277,3 +279,36 @@ async def test_signed_data_only_in_a_header_and_the_page_is_locked_down(mini):
             assert "default-src 'none'" in policy and "unsafe" not in policy
             assert "frame-ancestors 'self' https://web.telegram.org" in policy
             assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+async def test_the_page_tries_a_refused_stream_again_with_back_off(browser, local):
+    """A stream refused (429: the person has too many open) or broken is asked for again,
+    later each time, and the page follows the game once it is let in."""
+    context = await browser.new_context(viewport=PHONE)
+    page = await context.new_page()
+    asked: list[float] = []
+
+    async def events(route) -> None:
+        asked.append(await page.evaluate("performance.now()"))
+        if len(asked) <= 2:
+            await route.fulfill(status=429, json={"error": "too many"})
+        else:
+            await route.continue_()
+
+    await page.route("**/api/events?*", events)
+    try:
+        await page.goto(local.url)
+        await page.click("#start")
+        await page.wait_for_selector("#app[data-move]")
+        await page.wait_for_function("() => !document.body.classList.contains('offline')")
+        async with asyncio.timeout(30):
+            while len(asked) < 3:
+                await asyncio.sleep(0.05)
+        await page.wait_for_function("() => !document.body.classList.contains('offline')")
+        # Back-off: the second wait is longer than the first.
+        assert asked[2] - asked[1] > asked[1] - asked[0]
+        game = await local.svc.games.in_chat(LOCAL_CHAT)
+        await wait_until(lambda: local.web.tables.streams_of(0) == 1)
+        assert game.game_id in local.web.tables.watchers
+    finally:
+        await context.close()
