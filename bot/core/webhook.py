@@ -79,7 +79,7 @@ async def run_webhook(
     *,
     url: str,
     secret: str,
-    max_connections: int = 1000,
+    max_connections: int = 4000,
 ) -> None:
     """Register the webhook and serve it on ``sock`` until a stop signal; the application is
     initialized already (as ``run_polling`` leaves it, it is shut down at the end)."""
