@@ -22,7 +22,7 @@ webapp-table-empty = Empty table
 webapp-again = Another one!
 webapp-your-turn = 👉 Your turn
 webapp-unauthorized = Open the table from Telegram: the sign-in data is missing, forged or expired.
-webapp-too-many = Too many tables open on this game: close some.
+webapp-too-many = Too many tables open: close some.
 webapp-local-player = Player
 webapp-local-table = Local table
 # The button on the hand message and the link on the group's table that open the Mini App

@@ -22,7 +22,7 @@ webapp-table-empty = Tavola vuota
 webapp-again = Un'altra!
 webapp-your-turn = 👉 Tocca a te
 webapp-unauthorized = Apri il tavolo da Telegram: i dati di accesso mancano, sono falsi o scaduti.
-webapp-too-many = Troppi tavoli aperti su questa partita: chiudine qualcuno.
+webapp-too-many = Troppi tavoli aperti: chiudine qualcuno.
 webapp-local-player = Giocatore
 webapp-local-table = Tavolo locale
 # The button on the hand message and the link on the group's table that open the Mini App
