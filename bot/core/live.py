@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any
 
 import engine
-from bot.core.storage import GameRow, Storage
+from bot.core.storage import OPEN_STATUSES, GameRow, Storage
 from bot.games import ui_for
 
 # Events kept in memory for the table and the results (a few deals of any game: a Cirulla
@@ -25,7 +25,6 @@ RECENT_EVENTS = 256
 # Local mode's games (``python -m bot --local``) sit at this table: no Telegram chat or user
 # has id 0, and the bot never writes to Telegram about them.
 LOCAL_CHAT = 0
-OPEN = ("lobby", "active")
 
 
 class LiveGame:
@@ -140,7 +139,7 @@ class Games:
         or General), or None."""
         for live in self._live.values():
             row = live.row
-            if (row.chat_id, row.thread_id) == (chat_id, thread_id) and row.status in OPEN:
+            if (row.chat_id, row.thread_id) == (chat_id, thread_id) and row.status in OPEN_STATUSES:
                 return live
         row = await self.storage.open_game_in_chat(chat_id, thread_id)
         if row is None:

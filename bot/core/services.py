@@ -98,6 +98,7 @@ class Services:
     # Writes in the transaction of every committed action (a turn timer armed for the next
     # turn), so that no second commit follows it; hooks get the game as the action left it.
     action_hooks: list[ResultHook] = field(default_factory=list)
+    # Told when a table opens with its game chosen (``TableHook``).
     opened_hooks: list[TableHook] = field(default_factory=list)
     # The forum topics whose tables' group messages wait (closed or deleted topics).
     topics: ShutTopics = field(default_factory=ShutTopics)
