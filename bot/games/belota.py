@@ -18,14 +18,19 @@ def trump_declaration_counts(view: View) -> bool:
     contract = view.get("contract")
     if not scored or contract is None or contract["sensa"]:
         return False
-    team = scored["team"]
+    seats = sides_of(view)[scored["team"]]
     declared = view.get("declarations") or []
     return any(
         d.get("suit") == contract["trump"]
         for seat, ds in enumerate(declared)
-        if seat % 2 == team
+        if seat in seats
         for d in ds
     )
+
+
+def paired(view: View) -> bool:
+    """Whether the players play in two pairs (four players) rather than each for himself."""
+    return view["players"] == 4
 
 
 class BelotaUI(GameUI):
@@ -61,11 +66,13 @@ class BelotaUI(GameUI):
         if contract is None:
             return None
         team = ctx.side_name(contract["team"], sides_of(view))
+        # Alone (two or three players) the declarer is his own side: no pair to name.
+        solo = "" if paired(view) else "-solo"
         if contract["sensa"]:
             key = "belota-contract-contru" if contract["contru"] else "belota-contract-sensa"
-            return ctx.t(key, declarer=ctx.name(contract["declarer"]), team=team)
+            return ctx.t(key + solo, declarer=ctx.name(contract["declarer"]), team=team)
         return ctx.t(
-            "belota-contract-trump",
+            "belota-contract-trump" + solo,
             suit=ctx.suit(contract["trump"]),
             taker=ctx.name(contract["declarer"]),
             team=team,
@@ -193,15 +200,9 @@ class BelotaUI(GameUI):
         return lines
 
     def scores_line(self, ctx: Ctx, view: View) -> str | None:
-        """The match score of both teams and the target."""
-        sides = sides_of(view)
-        return ctx.t(
-            "belota-scores",
-            scores=" · ".join(
-                f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(view["scores"])
-            ),
-            target=view["rules"]["target"],
-        )
+        """The match score of each team (or player) and the target."""
+        scores = _per_side(ctx, sides_of(view), view["scores"])
+        return ctx.t("belota-scores", scores=scores, target=view["rules"]["target"])
 
     def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
         """The hand's last tricks, its scoresheet item by item (marcà), or an annulled hand."""
@@ -214,21 +215,21 @@ class BelotaUI(GameUI):
         return self._sheet(ctx, event, view)
 
     def _sheet(self, ctx: Ctx, event: Event, view: View) -> list[str]:
-        """A hand's scoresheet: the contract, each team's items, the result, the litigiu, the
-        points and the score."""
+        """A hand's scoresheet: the contract, each side's items (a team's, or with two or three
+        players each player's), the result, the litigiu, the points and the score."""
         sides = sides_of(view)
         lines = [ctx.t("belota-sheet-title", deal=event["deal"])]
         lines.append(self._contract_line(ctx, {**view, "contract": event["contract"]}) or "")
-        for team in (0, 1):
+        for side in range(len(sides)):
             lines.append(
                 ctx.t(
                     "belota-sheet-team",
-                    team=ctx.side_name(team, sides),
-                    items=", ".join(_item_parts(ctx, event, team)) or "—",
-                    total=event["totals"][team],
+                    team=ctx.side_name(side, sides),
+                    items=", ".join(_item_parts(ctx, event, side)) or "—",
+                    total=event["totals"][side],
                 )
             )
-        lines.append(ctx.t(f"belota-result-{event['result']}", dedans=str(event["dedans"]).lower()))
+        lines.append(self._result_line(ctx, event, view))
         litigiu = event["litigiu"]
         if litigiu["won_by"] is not None:
             lines.append(
@@ -239,23 +240,44 @@ class BelotaUI(GameUI):
                 )
             )
         lines.append(
-            ctx.t(
-                "belota-sheet-points",
-                points=" · ".join(
-                    f"{ctx.side_name(s, sides)} +{p}" for s, p in enumerate(event["points"])
-                ),
-            )
+            ctx.t("belota-sheet-points", points=_per_side(ctx, sides, event["points"], "+"))
         )
         lines.append(
             ctx.t(
                 "belota-scores",
-                scores=" · ".join(
-                    f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(event["scores"])
-                ),
+                scores=_per_side(ctx, sides, event["scores"]),
                 target=view["rules"]["target"],
             )
         )
         return lines
+
+    def _result_line(self, ctx: Ctx, event: Event, view: View) -> str:
+        """The contract made, failed or tied: for pairs, what each team scores; alone, whose
+        points go to whom (a failed contract's total to the defender or defenders who get it)."""
+        result = event["result"]
+        dedans = str(event["dedans"]).lower()
+        if paired(view):
+            return ctx.t(f"belota-result-{result}", dedans=dedans)
+        sides = sides_of(view)
+        contract = event["contract"]
+        taker = ctx.name(contract["declarer"])
+        side = contract["team"]
+        # Those who score more than their own total took the failed contract's points.
+        gainers = [
+            s for s in range(len(sides)) if s != side and event["points"][s] > event["totals"][s]
+        ]
+        if result == "failed" and gainers:
+            names = [ctx.side_name(s, sides) for s in gainers]
+            to = names[0] if len(names) == 1 else ctx.t("pair", a=names[0], b=names[1])
+            return ctx.t("belota-result-failed-to", taker=taker, to=to, count=len(names))
+        return ctx.t(f"belota-result-{result}-solo", taker=taker)
+
+
+def _per_side(
+    ctx: Ctx, sides: Sequence[Sequence[int]], figures: Sequence[int], sign: str = ""
+) -> str:
+    """Each side's figure after its name: "Alice e Carla +82 · Bruno e Dario +80"."""
+    return " · ".join(f"{ctx.side_name(s, sides)} {sign}{p}" for s, p in enumerate(figures))
 
 
 def _item_parts(ctx: Ctx, event: Event, team: int) -> list[str]:

@@ -7,6 +7,7 @@ its values, a bounded int counts from its lower to its upper bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, get_args, get_origin
 
 import annotated_types
@@ -83,6 +84,23 @@ def rule_choices(kind: str) -> list[RuleChoice]:
             raise TypeError(f"{kind}.{name}: no buttons for a rule of type {ann!r}")
         choices.append(RuleChoice(name, values, default))
     return choices
+
+
+@lru_cache(maxsize=128)
+def rule_applies(kind: str, players: int, name: str) -> bool:
+    """Whether a house rule means anything at this player count: the engine accepts one of its
+    other values there (Belòta's ``mazzo_3`` and ``contratto_3`` are for three players only, so
+    the lobby of another count shows no button for them)."""
+    choice = next(c for c in rule_choices(kind) if c.name == name)
+    for value in choice.values:
+        if value == choice.default:
+            continue
+        try:
+            engine.new_game(kind, players, seed=0, rules={name: value})
+        except engine.SetupError:
+            continue
+        return True
+    return False
 
 
 def rule_label(ctx: Ctx, kind: str, name: str) -> str:
