@@ -121,6 +121,19 @@ class Belota(Game):
         ("sides", "seat_side", "_rules_json", "_strength", "_points", "last_trick", "_legal")
     )
 
+    def __new__(cls, players: int = 4, *args: Any, **kwargs: Any) -> Belota:
+        """Two or three players make a ``BelotaFew`` (``engine.belota.few``): the same surface,
+        each player for himself; four players this class."""
+        if cls is Belota and players in (2, 3) and not isinstance(players, bool):
+            from .few import BelotaFew
+
+            return object.__new__(BelotaFew)
+        if players == 4:
+            from .few import check_players_rules
+
+            check_players_rules(players, kwargs.get("rules"))
+        return object.__new__(cls)
+
     def __init__(
         self,
         players: int = 4,
