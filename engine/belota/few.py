@@ -43,9 +43,7 @@ from engine.errors import IllegalAction, SetupError
 
 from .declarations import declaration_key, find_declarations, has_declaration
 from .game import (
-    ALL_BIDS,
     BIDDING,
-    CARDS,
     CONTRU,
     CONTRU_BIDS,
     FIRST,
@@ -63,7 +61,7 @@ from .game import (
     BelotaSight,
     legal_cards,
 )
-from .knowledge import Knowledge, played_by, plays, view_knowledge
+from .knowledge import Knowledge, view_knowledge
 from .scoring import players_winner, score_players
 from .tables import BELOTA, POINTS, STRENGTH
 
@@ -570,6 +568,203 @@ class BelotaFew(Belota):
             legal = self._legal if self._legal is not None else self._card_legal(seat)
             self._apply(seat, legal[int(random_() * len(legal))])
 
+    # -- sampling --------------------------------------------------------------------------
+    def sample(self, seat: int, rng: random.Random) -> BelotaFew:
+        """A copy with every card hidden from ``seat`` dealt again at random (the other hands
+        and the cards face down out of play; the bergère stays where it is), consistently with
+        all ``engine.belota.knowledge`` says the seat knows."""
+        g = self.copy()
+        n = self.n
+        if self._phase == BIDDING:
+            berg = [self.bergere] if self.bergere else []
+            pool = [c for p in range(n) if p != seat for c in self.hands[p]]
+            pool += [c for c in self.rest if c not in berg]
+            rng.shuffle(pool)
+            i = 0
+            for p in range(n):
+                if p != seat:
+                    size = len(self.hands[p])
+                    g.hands[p] = pool[i : i + size]
+                    i += size
+            g.rest = pool[i:] + berg
+        elif self._phase == PLAYING:
+            facts = self._knowledge(seat)
+            hands = None if facts is None else facts.deal(rng)
+            if hands is not None:
+                g._set_hands(hands)
+            g._after_sampling(seat)
+        g.seed = rng.getrandbits(63)
+        return g
+
+    def _set_hands(self, hands: list[list[str]]) -> None:
+        """The players' hands and the cards out of play of a deal the knowledge made."""
+        self.hands = hands[: self.n]
+        self.rest = hands[self.n] + ([self.bergere] if self.bergere else [])
+
+    def _knowledge(self, seat: int) -> Knowledge | None:
+        """What ``seat`` knows of the hands and of the cards out of play; None when nothing is
+        hidden."""
+        n = self.n
+        hands = self.hands
+        shown: list[list[str]] = []
+        hidden: list[str] = []
+        for p in range(n):
+            if p == seat:
+                shown.append(list(hands[p]))
+                continue
+            known = self.known_cards(p)
+            shown.append([c for c in hands[p] if c in known])
+            hidden += [c for c in hands[p] if c not in known]
+        out = [c for c in self.rest if c != self.bergere]
+        shown.append([])
+        hidden += out
+        if not hidden:
+            return None
+        room = [len(hands[p]) - len(shown[p]) for p in range(n)] + [len(out)]
+        belota = (self.belota_seat, self.belota_played) if self.belota_played else None
+        return Knowledge(
+            seat,
+            shown,
+            room,
+            hidden,
+            self.played,
+            self.dealer,
+            self.trump,
+            belota,  # type: ignore[arg-type]
+            self.declared,
+            self.curu_points,
+            n,
+        )
+
+    def deals(self, seat: int, limit: int) -> list[Belota]:
+        """Every deal of the cards hidden from ``seat`` (the other hands and the cards out of
+        play) that agrees with all it knows, each as a copy; empty in the bidding, or when
+        there are more than ``limit``."""
+        if self._phase != PLAYING:
+            return []
+        facts = self._knowledge(seat)
+        if facts is None:
+            return [self.copy()]
+        games: list[Belota] = []
+        for new in facts.every_deal(limit):
+            g = self.copy()
+            g._set_hands(new)
+            g._after_sampling(seat)
+            games.append(g)
+        return games
+
+    def _after_sampling(self, seat: int) -> None:
+        """Work out again what follows from the new hands: belòta, who may declare, who holds
+        the trump 7."""
+        self._legal = None
+        if self.trump and not self.belota_played:
+            self._find_belota()
+        if self.tricks_done == 0:
+            n = self.n
+            in_trick = {(self.leader + i) % n for i in range(len(self.trick))}
+            for p in range(n):
+                if p != seat and p not in in_trick and not self.declared[p]:
+                    self._can_declare[p] = has_declaration(self.hands[p])
+            # The trump 7 may lie elsewhere now: its holder may exchange it unless he has
+            # played his card of the first trick.
+            holder = self._seven_holder()
+            self._exchanger = None if holder in in_trick else holder
+
+    @classmethod
+    def from_view(
+        cls,
+        view: dict[str, Any],
+        rng: random.Random,
+        watch: Callable[[Belota, int, str], bool] | None = None,
+        knowledge: Knowledge | None = None,
+    ) -> BelotaFew | None:
+        """The hand of a seat's ``view`` as a game (as ``Belota.from_view``, for two and three
+        players): the hidden cards are dealt at random as ``sample`` deals them, and the hand's
+        bids, exchange, declarations and cards are replayed."""
+        n = view["players"]
+        seat = view["seat"]
+        dealer = view["dealer"]
+        turned = view["turned"]
+        bergere = view["bergere"]
+        short = view["pack"] == 24
+        first, second = (3, 2) if short else (3, 3)
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        pack = [c for c in PACK_32 if c in SHORT_PACK] if short else list(PACK_32)
+        dealt = first + second
+        if view["phase"] == "bidding":
+            pool = [c for c in pack if c not in (turned, bergere) and c not in view["hand"]]
+            rng.shuffle(pool)
+            firsts = [list(view["hand"]) if p == seat else [] for p in range(n)]
+            for p in order:
+                if p != seat:
+                    firsts[p] = pool[:dealt]
+                    del pool[:dealt]
+            served, rest = pool, []
+        else:
+            facts = knowledge or view_knowledge(view)
+            hands = facts.deal(rng)
+            if hands is None:
+                return None
+            by = facts.by
+            taker = view["contract"]["taker"]
+            table = view["rules"]["carta_girata"] == "table"
+            exchanged = view["exchanged"]
+            firsts = [[] for _ in range(n)]
+            shares = []
+            for p in order:
+                cards = [c for c in hands[p] + by[p] if not (p == taker and c == turned)]
+                if table and p == exchanged:
+                    cards = [c for c in cards if c != turned] + [view["face_up"]]
+                if p != seat:
+                    rng.shuffle(cards)
+                firsts[p] = cards[:dealt]
+                shares.append(cards[dealt:])
+            served = [c for share in shares for c in share]
+            rest = hands[n]
+        deck = [
+            *(c for p in order for c in firsts[p][:first]),
+            *(c for p in order for c in firsts[p][first:dealt]),
+            turned,
+            *served,
+            *rest,
+        ]
+        if short:
+            deck += [c for c in PACK_32 if c not in SHORT_PACK]
+        elif bergere:
+            deck.append(bergere)
+        g = cls(n, deck=deck, dealer=dealer, rules=view["rules"])
+        try:
+            for p, code in view["bids"]:
+                if watch is not None and not watch(g, p, code):
+                    return None
+                g.play(p, code)
+            declared = view.get("declarations")
+            exchanged = view.get("exchanged")
+            for card in view.get("played", ()):
+                p = g._turn
+                assert p is not None
+                g._replay_first(p, exchanged, declared)
+                if watch is not None and not watch(g, p, card):
+                    return None
+                g.play(p, card)
+            p = g._turn
+            if declared and p is not None:
+                g._replay_first(p, exchanged, declared)
+        except IllegalAction:
+            return None
+        return g
+
+    def _replay_first(
+        self, p: int, exchanged: int | None, declared: list[list[dict[str, Any]]] | None
+    ) -> None:
+        """Replay what ``p`` did in the first trick before his card: exchange, declare."""
+        if self.tricks_done:
+            return
+        if exchanged == p and self.exchanged is None:
+            self.play(p, EXCHANGE)
+        if declared and declared[p] and not self.declared[p]:
+            self.play(p, "declare")
+
     # -- views -----------------------------------------------------------------------------
     def known_cards(self, seat: int) -> list[str]:
         """Cards of ``seat``'s hand that everybody has seen: the turned card (taken, or taken
@@ -724,6 +919,3 @@ def check_players_rules(players: int, rules: dict[str, Any] | None) -> None:
 
 
 __all__ = ["BelotaFew", "BelotaFewRules", "BelotaTwoRules", "check_players_rules"]
-
-# Kept for the sampling code that follows (written for n players).
-_unused = (ALL_BIDS, CARDS, Knowledge, played_by, plays, view_knowledge, random)

@@ -65,6 +65,7 @@ ACTIONS: tuple[str, ...] = (
     "sensa",
     "contru",
     *(f"trump:{s}" for s in SUITS),
+    "exchange",  # two and three players only (``engine.belota.few``)
 )
 ACTION_ID = {code: i for i, code in enumerate(ACTIONS)}
 # Whether a card is of a suit, by suit: the filter of a hand's cards of the suit led (or of
@@ -847,6 +848,10 @@ class Belota(Game):
         also when no deal agrees with the view. ``knowledge``: the view's
         (``knowledge.view_knowledge(view)``), when the caller rebuilds the same view many times.
         """
+        if view["players"] != 4:
+            from .few import BelotaFew
+
+            return BelotaFew.from_view(view, rng, watch, knowledge)
         seat = view["seat"]
         dealer = view["dealer"]
         turned = view["turned"]
