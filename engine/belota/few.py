@@ -111,7 +111,6 @@ class BelotaFew(Belota):
 
     player_counts = (2, 3)
     rules_model = BelotaFewRules
-    copied_lists = (*Belota.copied_lists, "face_up_out")
 
     def __init__(
         self,
@@ -179,8 +178,8 @@ class BelotaFew(Belota):
         self.turned = deck[start]
         self.rest = deck[start + 1 :]
         self.bergere: str | None = None if self.short_pack else deck[-1]
-        # The card lying face up out of play (carta_girata "table"), as a one-card list.
-        self.face_up_out: list[str] = []
+        # The card lying face up out of play (carta_girata "table").
+        self.face_up: str | None = None
         self.exchanged: int | None = None
         self._phase = BIDDING
         self._stage = FIRST
@@ -215,7 +214,7 @@ class BelotaFew(Belota):
                 p += 3
         self.rest = rest[p:]
         if table:
-            self.face_up_out = [self.turned]
+            self.face_up = self.turned
 
     # -- bidding ---------------------------------------------------------------------------
     def _bid(self, seat: int, code: str, events: list[dict[str, Any]] | None) -> None:
@@ -298,7 +297,7 @@ class BelotaFew(Belota):
         self._serve()
         if events is not None:
             served = {"type": "cards_served", "taker": self.taker, "turned": self.turned}
-            events.append({**served, "face_up": self.face_up_out[0] if self.face_up_out else None})
+            events.append({**served, "face_up": self.face_up})
         trump = self.trump
         self._strength = STRENGTH[trump]
         self._points = POINTS[trump]
@@ -336,7 +335,7 @@ class BelotaFew(Belota):
 
     def _seven_holder(self) -> int | None:
         """The seat that may still exchange the trump 7 for the turned card, or None."""
-        if not self.face_up_out or self.exchanged is not None or self.tricks_done:
+        if self.face_up is None or self.exchanged is not None or self.tricks_done:
             return None
         trump = self.trump
         if not trump or self.turned[1] != trump:
@@ -388,7 +387,7 @@ class BelotaFew(Belota):
         hand = self.hands[seat]
         hand.remove(seven)
         hand.append(self.turned)
-        self.face_up_out = [seven]
+        self.face_up = seven
         self.exchanged = seat
         self._exchanger = None
         self._can_declare[seat] = has_declaration(hand)
@@ -772,7 +771,7 @@ class BelotaFew(Belota):
         if self._phase == BIDDING:
             return []
         shown = []
-        if (seat == self.taker and not self.face_up_out) or seat == self.exchanged:
+        if (seat == self.taker and self.face_up is None) or seat == self.exchanged:
             shown.append(self.turned)
         for d in self.declared[seat]:
             shown += d["cards"]
@@ -807,7 +806,7 @@ class BelotaFew(Belota):
 
     def out_of_play(self) -> list[str]:
         """The cards everybody sees that are in no hand: the bergère, the card face up."""
-        return [*self.face_up_out, *([self.bergere] if self.bergere else [])]
+        return [c for c in (self.face_up, self.bergere) if c]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Public state plus ``seat``'s own hand (``None``: a spectator's view).
@@ -870,7 +869,7 @@ class BelotaFew(Belota):
             "move_number": self.move_number,
             "turned": self.turned,
             "bergere": self.bergere,
-            "face_up": self.face_up_out[0] if self.face_up_out else None,
+            "face_up": self.face_up,
             "exchanged": self.exchanged,
             "pack": 24 if self.short_pack else 32,
             "tricks_per_hand": self.tricks_per_hand,
