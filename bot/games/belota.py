@@ -48,7 +48,7 @@ class BelotaUI(GameUI):
 
     def actions_per_row(self, actions: Sequence[str]) -> int:
         """Bids two by two; cards four to a row."""
-        return 2 if any(len(a) > 2 for a in actions if a != "declare") else 4
+        return 2 if any(len(a) > 2 for a in actions if a not in ("declare", "exchange")) else 4
 
     def action_label(self, ctx: Ctx, view: View, code: str) -> str:
         """A bid in the source's words, the declaration, or a card."""
@@ -56,6 +56,10 @@ class BelotaUI(GameUI):
             return ctx.t("belota-bid-trump", suit=ctx.suit(code[6]))
         if code == "take":
             return ctx.t("belota-bid-take", suit=ctx.suit(view["turned"][1]))
+        if code == "exchange":
+            turned = view["face_up"]
+            seven = ctx.card("7" + turned[1])
+            return ctx.t("belota-bid-exchange", seven=seven, card=ctx.card(turned))
         if code in ("pass", "sensa", "contru", "declare"):
             return ctx.t(f"belota-bid-{code}")
         return ctx.card(code)
@@ -77,6 +81,28 @@ class BelotaUI(GameUI):
             taker=ctx.name(contract["declarer"]),
             team=team,
         )
+
+    def _stage_line(self, ctx: Ctx, view: View) -> str:
+        stage = view["bidding_stage"]
+        # With two players the contru is one opponent's word.
+        one = "-one" if stage == "contru" and view["players"] == 2 else ""
+        return ctx.t(f"belota-stage-{stage}{one}")
+
+    def _out_of_play_lines(self, ctx: Ctx, view: View) -> list[str]:
+        """With two and three players, the cards face up that nobody plays: the last of the
+        pack (la bergère) and, with the turned card left on the table, that card (or the trump
+        7 taken in exchange for it)."""
+        lines = []
+        if view.get("bergere"):
+            lines.append(ctx.t("belota-bergere", card=ctx.card(view["bergere"])))
+        if view.get("face_up"):
+            card = ctx.card(view["face_up"])
+            if view.get("exchanged") is None:
+                lines.append(ctx.t("belota-face-up", card=card))
+            else:
+                who = ctx.name(view["exchanged"])
+                lines.append(ctx.t("belota-face-up-exchanged", card=card, player=who))
+        return lines
 
     def _bids_line(self, ctx: Ctx, view: View) -> str | None:
         if not view["bids"]:
@@ -145,11 +171,13 @@ class BelotaUI(GameUI):
         lines = [ctx.t("belota-dealer", player=ctx.name(view["dealer"]))]
         if view["phase"] == "bidding":
             lines.append(ctx.t("belota-turned", card=ctx.card(view["turned"])))
-            lines.append(ctx.t(f"belota-stage-{view['bidding_stage']}"))
+            lines += self._out_of_play_lines(ctx, view)
+            lines.append(self._stage_line(ctx, view))
             bids = self._bids_line(ctx, view)
             if bids:
                 lines.append(bids)
         else:
+            lines += self._out_of_play_lines(ctx, view)
             contract = self._contract_line(ctx, view)
             if contract:
                 lines.append(contract)
@@ -181,7 +209,8 @@ class BelotaUI(GameUI):
         if view["phase"] == "bidding":
             lines = [
                 ctx.t("belota-turned", card=ctx.card(view["turned"])),
-                ctx.t(f"belota-stage-{view['bidding_stage']}"),
+                *self._out_of_play_lines(ctx, view),
+                self._stage_line(ctx, view),
             ]
             bids = self._bids_line(ctx, view)
             if bids:
@@ -195,6 +224,8 @@ class BelotaUI(GameUI):
         if contract:
             lines.append(contract)
         if view["current_seat"] == view["seat"]:
+            # The cards out of play count when choosing a card (and the exchange shows one).
+            lines += self._out_of_play_lines(ctx, view)
             lines += self._trick_lines(ctx, view)
         lines.append(self.scores_line(ctx, view))
         return lines

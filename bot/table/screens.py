@@ -162,7 +162,7 @@ def _rules_panel(ctx: Ctx, live: LiveGame, extras: Extras) -> Keyboard:
     and "done"."""
     row = live.row
     keyboard = []
-    for i, choice in enumerate(rule_choices(row.kind)):
+    for i, choice in enumerate(rule_choices(row.kind, row.players)):
         if not rule_applies(row.kind, row.players, choice.name):
             continue
         current = row.rules.get(choice.name, choice.default)

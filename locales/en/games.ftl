@@ -67,6 +67,11 @@ belota-stage-first = First round: take the turned suit, call sensa, or pass.
 belota-stage-second = Second round: name another trump suit, call sensa, or pass.
 belota-stage-overturn = Anyone may now call sensa (mandà sensa), overturning the trump (double points).
 belota-stage-contru = The opponents may answer contru (triple points).
+belota-stage-contru-one = The opponent may answer contru (triple points).
+belota-bergere = Last card of the pack, face up (la bergère): { $card }
+belota-face-up = Turned card, out of play: { $card }
+belota-face-up-exchanged = Out of play: { $card }, exchanged by { $player } for the turned card
+belota-bid-exchange = Exchange { $seven } for { $card }
 belota-bids = Bids: { $bids }
 belota-said-pass = passes
 belota-said-take = takes { $suit }
@@ -151,6 +156,7 @@ illegal-must-overtrump = You must beat the trump on the table.
 illegal-declarations-closed = Declarations come with your first card.
 illegal-already-declared = You already declared.
 illegal-nothing-to-declare = You have nothing to declare.
+illegal-exchange-not-allowed = Only the holder of the trump 7 may exchange it for the turned card, before his first card.
 
 ## Cirulla
 cirulla-turn-of-deal = Dealer: { $dealer } · round { $turn } of { $turns }

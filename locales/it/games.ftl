@@ -70,6 +70,11 @@ belota-stage-first = Primo giro: si manda il seme girato, si manda sensa o si pa
 belota-stage-second = Secondo giro: si sceglie un altro atù, si manda sensa o si passa.
 belota-stage-overturn = Chi vuole può mandà sensa, ribaltando l'atù (punti doppi).
 belota-stage-contru = Gli avversari possono mandà contru (punti tripli).
+belota-stage-contru-one = L'avversario può mandà contru (punti tripli).
+belota-bergere = Ultima carta del mazzo, in vista (la bergère): { $card }
+belota-face-up = Carta girata, fuori gioco: { $card }
+belota-face-up-exchanged = Fuori gioco: { $card }, scambiato da { $player } con la carta girata
+belota-bid-exchange = Scambio { $seven } con { $card }
 belota-bids = Parole: { $bids }
 belota-said-pass = passa
 belota-said-take = manda { $suit }
@@ -154,6 +159,7 @@ illegal-must-overtrump = Devi superare l'atù in tavola.
 illegal-declarations-closed = Gli accusi si fanno con la prima carta.
 illegal-already-declared = Hai già accusato.
 illegal-nothing-to-declare = Non hai niente da accusare.
+illegal-exchange-not-allowed = Lo scambio con la carta girata lo fa solo chi ha il 7 d'atù, alla prima carta.
 
 ## Cirulla
 cirulla-turn-of-deal = Mazziere: { $dealer } · turno { $turn } di { $turns }
