@@ -54,8 +54,10 @@ async def test_the_lobby_offers_belota_for_two_three_and_four(make_table):
     assert t("btn-join") in [text for text, _ in lobby.buttons]
 
 
-@pytest.mark.parametrize("players", [2, 3])
-async def test_computer_players_fill_the_chosen_count_and_the_game_ends(bot, make_table, players):
+@pytest.mark.parametrize(("players", "level"), [(2, "hard"), (3, "normal"), (3, "easy")])
+async def test_computer_players_fill_the_chosen_count_and_the_game_ends(
+    bot, make_table, players, level
+):
     """One human and computer players up to the chosen count: the match ends with one winner,
     and each hand's scoresheet has one line per player ("Each plays for himself")."""
     table = make_table(1)
@@ -64,10 +66,10 @@ async def test_computer_players_fill_the_chosen_count_and_the_game_ends(bot, mak
     target = _rule_press(table.game_id, players, "target", 500)
     await table.bot.feed(table.fake.press(alice, table.lobby(), target))
     for _ in range(players - 1):
-        await table.press(alice, table.lobby(), add_label("easy"))
+        await table.press(alice, table.lobby(), add_label(level))
     row = await bot.svc.storage.get_game(table.game_id)
     assert [s.seat for s in row.seats] == list(range(players))
-    assert not any(text.startswith(add_label("easy")) for text, _ in table.lobby().buttons)
+    assert not any(text.startswith(add_label(level)) for text, _ in table.lobby().buttons)
     await table.press(alice, table.lobby(), t("btn-start"))
     await settle(bot)
     await play_humans_to_end(table, random.Random(players), limit=400)
