@@ -40,7 +40,7 @@ class BelotaUI(GameUI):
     faces = "french"
     announced = frozenset({"deal_scored", "deal_annulled", "game_over"})
     closing = frozenset({"trick_won"})
-    quiet = frozenset({"declare"})
+    quiet = frozenset({"declare", "exchange"})
 
     def table_actions(self, view: View) -> bool:
         """Bids are public: the seat to speak chooses on the table message."""

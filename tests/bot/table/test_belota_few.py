@@ -113,8 +113,12 @@ async def test_the_bergere_and_the_turned_card_left_on_the_table_are_shown(bot, 
             label = t("belota-bid-exchange", seven=seven, card=ctx.card(turned))
             await table.press(table.users[seat], table.hand_message(table.users[seat]), label)
             assert live.game.view(None)["exchanged"] == seat
-            line = t("belota-face-up-exchanged", card=seven, player=ctx.name(seat))
-            assert plain(line) in table.table().text
+            # The exchange is a quiet action: the table shows it with the same player's card.
+            line = plain(t("belota-face-up-exchanged", card=seven, player=ctx.name(seat)))
+            assert line not in table.table().text
+            user, msg, _, data = next(a for a in table.visible_actions() if len(a[2]) <= 3)
+            await table.bot.feed(table.fake.press(user, msg, data))
+            assert line in table.table().text
             return
         # Taking the turned suit makes the turned card a trump: the exchange can come.
         actions = table.visible_actions()
