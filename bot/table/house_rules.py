@@ -107,7 +107,9 @@ def rule_applies(kind: str, players: int, name: str) -> bool:
     """Whether a house rule means anything at this player count: the engine accepts one of its
     other values there (Belòta's ``mazzo_3`` and ``contratto_3`` are for three players only, so
     the lobby of another count shows no button for them)."""
-    choice = next(c for c in rule_choices(kind, players) if c.name == name)
+    choice = next((c for c in rule_choices(kind, players) if c.name == name), None)
+    if choice is None:  # not a rule of this count's game at all
+        return False
     for value in choice.values:
         if value == choice.default:
             continue

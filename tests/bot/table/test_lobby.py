@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from bot.games import offered_kinds
+from bot.games import offered_kinds, player_counts
 from bot.table.house_rules import rule_applies, rule_choices
 from tests.bot.conftest import t
 
@@ -55,7 +54,8 @@ async def test_alias_new_and_an_unknown_game(make_table, fake):
 
 async def test_a_game_named_without_a_count_lets_the_creator_choose_it(make_table, fake):
     """`/nuova briscola` names no player count: the lobby offers Briscola's counts (and no
-    other game) instead of silently meaning two; Belòta, played only in four, opens at once."""
+    other game) instead of silently meaning two; so does Belòta (two, three or four), and a
+    count named with it opens the lobby at once."""
     table = make_table(2)
     await table.open_privates()
     menu = await table.create("/nuova Briscola")
@@ -67,8 +67,13 @@ async def test_a_game_named_without_a_count_lets_the_creator_choose_it(make_tabl
     await table.press(table.users[0], menu, "Briscola · 3 giocatori")
     assert "Briscola · 3 giocatori" in fake.message(table.group, menu.message_id).text
     await table.press(table.users[0], table.lobby(), t("btn-cancel"))
-    lobby = await table.create("/nuova belote")
-    assert "Belòta · 4 giocatori, a coppie" in lobby.text
+    menu = await table.create("/nuova belote")
+    options = [text for text, d in menu.buttons if d.startswith("k:")]
+    counts = ("2 giocatori", "3 giocatori", "4 giocatori, a coppie")
+    assert options == [f"Belòta · {count}" for count in counts]
+    await table.press(table.users[0], menu, t("btn-cancel"))
+    lobby = await table.create("/nuova belote 3")
+    assert "Belòta · 3 giocatori" in lobby.text
 
 
 async def test_one_game_per_group_and_one_player_in_several_groups(make_table, fake):
@@ -155,7 +160,7 @@ async def test_cancel_by_creator_or_admin(make_table, fake):
 async def test_every_house_rule_is_a_button_for_the_creator(make_table, fake, kind):
     """The rules view has one button per house rule of the game's rules file that means
     something at the table's player count, each showing its current value."""
-    for players in engine.GAMES[kind].player_counts:
+    for players in player_counts(kind):
         table = make_table(players)
         await table.seat_everybody(kind, players)
         await table.press(table.users[0], table.lobby(), t("btn-rules"))
