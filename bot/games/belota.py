@@ -293,10 +293,13 @@ class BelotaUI(GameUI):
         contract = event["contract"]
         taker = ctx.name(contract["declarer"])
         side = contract["team"]
-        # Those who score more than their own total took the failed contract's points.
-        gainers = [
-            s for s in range(len(sides)) if s != side and event["points"][s] > event["totals"][s]
-        ]
+        # Those who score more than their own total took the failed contract's points; when
+        # he had none to give (belòta alone stays his), the defender with more would have.
+        defenders = [s for s in range(len(sides)) if s != side]
+        gainers = [s for s in defenders if event["points"][s] > event["totals"][s]]
+        if event["dedans"] and not gainers:
+            best = max(event["totals"][s] for s in defenders)
+            gainers = [s for s in defenders if event["totals"][s] == best]
         if result == "failed" and gainers:
             names = [ctx.side_name(s, sides) for s in gainers]
             to = names[0] if len(names) == 1 else ctx.t("pair", a=names[0], b=names[1])

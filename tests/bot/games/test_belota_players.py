@@ -82,6 +82,13 @@ def test_a_failed_contract_of_three_goes_to_the_defender_with_more():
     assert "Il contratto è andato dentro: i punti di Bruno vanno a Alice." in sheet
 
 
+def test_a_failed_contract_with_nothing_to_give_still_names_where_it_goes():
+    """A contract player who made no points at all: the line still says whose they would
+    have been, rather than "each scores his own"."""
+    sheet = _sheet(3, "failed", [30, 0, 90], [30, 0, 90])
+    assert "i punti di Bruno vanno a Carla." in sheet
+
+
 def test_a_failed_contract_of_three_with_equal_defenders_goes_half_each():
     """Rule 3: "equal defenders: half each"."""
     sheet = _sheet(3, "failed", [56, 50, 56], [81, 0, 81])
