@@ -167,18 +167,24 @@ async def test_the_rules_for_three_only_are_no_buttons_at_two_or_four(make_table
             assert not any(x.startswith(t(f"rule-belota-{name}") + ":") for x in labels), name
 
 
-async def test_a_rematch_of_belota_for_two_keeps_two_players(bot, make_table):
-    """The rematch is the same table again: two players stay two, each with a score."""
-    table = make_table(2)
-    await table.seat_everybody("belota", 2)
-    target = _rule_press(table.game_id, 2, "target", 500)
+@pytest.mark.parametrize("players", [2, 3])
+async def test_each_player_is_rated_and_a_rematch_keeps_the_count(bot, make_table, players):
+    """ "Individual scores": at the end each player's rating moves on its own (a line each);
+    the rematch is the same table again, with as many players, each with a score."""
+    table = make_table(players)
+    await table.seat_everybody("belota", players)
+    target = _rule_press(table.game_id, players, "target", 500)
     await table.bot.feed(table.fake.press(table.users[0], table.lobby(), target))
     await table.press(table.users[0], table.lobby(), t("btn-start"))
     await table.play_to_end(random.Random(9))
     over = next(m for m in reversed(table.group_messages()) if m.buttons and "🏆" in m.text)
+    ratings = over.text.split(t("result-ratings-title"))[1].strip().split("\n")
+    assert len(ratings) == players
+    for user, line in zip(table.users, ratings, strict=True):
+        assert line.startswith(f"{user['first_name']}: 1000 → ")
     await table.press(table.users[1], over, t("btn-rematch"))
     live = await bot.svc.games.in_chat(table.group["id"])
     assert live.game_id != table.game_id
-    assert live.row.players == 2 and live.row.status == "active"
+    assert live.row.players == players and live.row.status == "active"
     assert live.row.rules == {"target": 500}
-    assert len(live.game.view(None)["scores"]) == 2
+    assert len(live.game.view(None)["scores"]) == players
