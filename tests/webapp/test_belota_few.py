@@ -9,6 +9,7 @@ import pytest
 
 from bot.core.callbacks import action_callback
 from bot.table.house_rules import rule_choices
+from bot.webapp.local import LOCAL_CHAT, LocalServer
 from tests.bot.conftest import Table, cards_in
 from tests.translator import TR
 from tests.webapp.test_miniapp import init_for, mini  # noqa: F401 (the fixture)
@@ -76,3 +77,30 @@ def _data(table: Table, live, code: str) -> str:
     """The callback data of the table's bid button for ``code``."""
     legal = live.game.legal_actions(live.game.current_seat)
     return action_callback(table.game_id, live.game.move_number, code, legal.index(code))
+
+
+async def test_the_local_table_offers_belota_for_two_three_and_four(tmp_path):
+    """The local table's game picker lists each count the bot offers; a new game of three
+    seats the player and two computer players."""
+    server = await LocalServer.open(tmp_path / "local.sqlite3", TR, "it", 0, 20)
+    try:
+        transport = httpx.ASGITransport(app=server.web.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://local") as http:
+            options = (await http.get("/api/local/options")).json()
+            counts = [g["players"] for g in options["games"] if g["kind"] == "belota"]
+            assert counts == [2, 3, 4]
+            titles = [g["title"] for g in options["games"] if g["kind"] == "belota"]
+            assert titles[:2] == ["Belòta · 2 giocatori", "Belòta · 3 giocatori"]
+            body = {"kind": "belota", "players": 3, "level": "easy"}
+            made = await http.post("/api/local/new", json=body)
+            assert made.status_code == 200
+        live = await server.svc.games.in_chat(LOCAL_CHAT)
+        assert live.row.players == 3
+        assert [s.computer for s in sorted(live.row.seats, key=lambda s: s.seat)] == [
+            None,
+            "easy",
+            "easy",
+        ]
+    finally:
+        server.web.tables.close()
+        await server.close()
