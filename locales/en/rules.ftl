@@ -126,7 +126,7 @@ rules-belota-target = <b>Target</b>: { $value } points
 rules-belota-curu-points = <b>Cuřù</b>: { $value } points
 rules-belota-dedans = <b>Failed contract</b>: { $value ->
     [on] all the points go to the opponents
-   *[off] each pair keeps its own points
+   *[off] each side (pair or player) keeps its own points
  }
 rules-belota-multiply-declarations = <b>Declarations in sensa and contru</b>: { $value ->
     [on] doubled or tripled like the cards

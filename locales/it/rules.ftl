@@ -126,7 +126,7 @@ rules-belota-target = <b>Traguardo</b>: { $value } punti
 rules-belota-curu-points = <b>Cuřù</b>: { $value } punti
 rules-belota-dedans = <b>Gioco fallito</b>: { $value ->
     [on] tutti i punti vanno agli avversari
-   *[off] ogni coppia tiene i suoi punti
+   *[off] ognuno (coppia o giocatore) tiene i suoi punti
  }
 rules-belota-multiply-declarations = <b>Accusi in sensa e contru</b>: { $value ->
     [on] raddoppiati o triplicati come le carte
