@@ -72,7 +72,11 @@ def new_game(
     dealer: int = 0,
     rules: dict[str, Any] | None = None,
 ) -> Game:
-    """Start a game of ``kind`` (``"briscola"``, ``"cirulla"``, ``"belota"``)."""
+    """Start a game of ``kind`` (``"briscola"``, ``"cirulla"``, ``"belota"``).
+
+    Belòta is for four by default; ``players=2`` or ``3`` makes the game for two or three, each
+    player for himself (``engine.belota.few``; its view is described in ``BelotaFew.view``).
+    """
     cls = GAMES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise SetupError(f"unknown game {kind!r}; known: {', '.join(sorted(GAMES))}")
