@@ -64,6 +64,7 @@ KNOCK_ID = 40  # the ``choices()`` int of a knock
 SAMPLE_TRIES = 200  # deals tried for a sample with no uncalled buona (pairs_contest)
 TABLE_CARDS = 4
 TURN_CARDS = 3
+ALL_CARDS = (1 << 40) - 1  # the pack as a bit mask of card numbers
 MARKS = ("scope", "table", "cirulla", "decino", "scala_alta")
 PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in its order
 # A table's card values (each at its card's value) as one number: 3 bits counting each value.
@@ -142,6 +143,25 @@ class CirullaSight(NamedTuple):
     matta_value: int  # as the view shows it
     grande_points: int
     shown_hands: list[list[str] | None]  # each seat's hand when shown (a knock, a call)
+
+
+class CirullaFastSight(NamedTuple):
+    """What a seat sees (``Cirulla.fast_sight``), in the engine's own numbers: cards as numbers
+    (``engine.cirulla.cards``: ``rank * 4 + suit``, canonical order), sets of cards as bit
+    masks, for the computer players' lookaheads. Read only: the lists may be the game's own,
+    and change as the game goes on."""
+
+    hand: list[int]  # canonical order
+    table: list[int]  # canonical order
+    piles: list[list[int]]  # each side's pile, in the order captured
+    pile_masks: list[int]  # each side's pile as a bit mask
+    unseen: int  # the bit mask of the cards hidden from the seat (other hands, the stock)
+    hand_sizes: list[int]
+    stock: int  # cards left in the stock
+    matta: int  # the matta's card
+    matta_value: int  # as the view shows it
+    grande_points: int
+    shown_hands: list[list[int] | None]  # each seat's hand when shown (a knock, a call)
 
 
 @register
@@ -693,6 +713,8 @@ class Cirulla(Game):
     def _matta_value_seen(self, seat: int | None) -> int:
         """The matta's value as ``seat`` sees it: its card's value while it lies hidden in
         another hand."""
+        if self.matta_value == self.matta_card_value:
+            return self.matta_value  # nothing to hide
         matta = self.matta
         hands = self.hands
         if (
@@ -722,6 +744,51 @@ class Cirulla(Game):
             self._matta_value_seen(seat),
             self.grande_points,
             [[CODES[c] for c in h] if shown[p] else None for p, h in enumerate(hands)],
+        )
+
+    def fast_sight(self, seat: int) -> CirullaFastSight:
+        """What ``seat`` sees, as ``sight`` has it, in card numbers and bit masks
+        (``CirullaFastSight``): the cheapest way to ask, for the lookaheads' every card."""
+        hands = self.hands
+        shown = self.shown
+        hand = hands[seat]
+        table = self.table
+        bits = BITS
+        known = 0
+        for m in self.pile_masks:
+            known |= m
+        for c in hand:
+            known |= bits[c]
+        for c in table:
+            known |= bits[c]
+        if True in shown:
+            shown_hands = [h if shown[p] else None for p, h in enumerate(hands)]
+            for p, h in enumerate(hands):
+                if shown[p] and p != seat:
+                    for c in h:
+                        known |= bits[c]
+        else:
+            shown_hands = [None] * self.players
+        mv = self.matta_value
+        if mv != self.matta_card_value:
+            mv = self._matta_value_seen(seat)
+        # tuple.__new__: the named tuple's own constructor costs twice as much, on every card
+        # of every lookahead.
+        return tuple.__new__(
+            CirullaFastSight,
+            (
+                hand,
+                table,
+                self.piles,
+                self.pile_masks,
+                ALL_CARDS ^ known,
+                [len(h) for h in hands],
+                len(self.stock),
+                self.matta,
+                mv,
+                self.grande_points,
+                shown_hands,
+            ),
         )
 
     # -- dealing ---------------------------------------------------------------------------
