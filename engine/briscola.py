@@ -1,4 +1,4 @@
-"""Briscola for 2, 3 or 4 players, as ``rules/briscola.md`` describes it.
+"""Briscola for 2, 3 or 4 players, as ``docs/rules/briscola.md`` describes it.
 
 Seats play counter-clockwise (seat ``s + 1`` after ``s``); with four players seats 0+2 play
 against 1+3. The last card of the deck is the briscola card: it lies face up under the stock and
@@ -30,7 +30,7 @@ Card = TypeVar("Card")
 
 
 class BriscolaRules(HouseRules):
-    """House rules of Briscola (``rules/briscola.md``)."""
+    """House rules of Briscola (``docs/rules/briscola.md``)."""
 
     raggi: int = Field(default=1, ge=1, le=5)
     """Deals a side must win to take the match; 1 is the plain one-deal game."""

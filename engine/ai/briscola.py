@@ -1,4 +1,4 @@
-"""Computer players for Briscola (``rules/briscola.md``), from a seat's view only.
+"""Computer players for Briscola (``docs/rules/briscola.md``), from a seat's view only.
 
 The normal player scores each card in hand by the points it should win or lose in this trick and
 by what the card is worth kept in hand: it takes a loaded trick cheaply, strozza (takes with the

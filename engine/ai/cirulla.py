@@ -1,4 +1,4 @@
-"""Computer players for Cirulla (``rules/cirulla.md``), from a seat's view only.
+"""Computer players for Cirulla (``docs/rules/cirulla.md``), from a seat's view only.
 
 The normal player knocks whenever its hand holds a buona, and values every way of playing a
 card by these rules, in points of the deal (each rule's gain was measured against the greedy

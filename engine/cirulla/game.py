@@ -1,4 +1,5 @@
-"""Cirulla (ciapachinze, acchiappaquindici) for two players, or four in pairs.
+"""Cirulla (ciapachinze, acchiappaquindici) for two players, or four in pairs, as
+``docs/rules/cirulla.md`` describes it.
 
 A deal is played in turns: the dealer gives three cards to each player (six on the first turn of
 a ``cirullone``) and, on the first turn, four cards to the table. Captures are Scopa's plus the
@@ -78,7 +79,7 @@ CAPTURE_PREFIX = tuple(code + ":" for code in CODES)  # how a capture's code sta
 
 
 class CirullaRules(HouseRules):
-    """Cirulla's house rules, with the defaults of the rules file.
+    """Cirulla's house rules, with the defaults of ``docs/rules/cirulla.md``.
 
     Readings settled here:
     - ``cirullone`` (two players only) makes the target 101 unless ``target`` is given.
