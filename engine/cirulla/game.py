@@ -751,21 +751,20 @@ class Cirulla(Game):
         """What ``seat`` sees, as ``sight`` has it, in card numbers and bit masks
         (``CirullaFastSight``): the cheapest way to ask, for the lookaheads' every card."""
         hands = self.hands
-        shown = self.shown
         hand = hands[seat]
         table = self.table
+        masks = self.pile_masks
         bits = BITS
-        known = 0
-        for m in self.pile_masks:
-            known |= m
+        known = masks[0] | masks[1]  # two sides: two players, or two pairs
         for c in hand:
             known |= bits[c]
         for c in table:
             known |= bits[c]
+        shown = self.shown
         if True in shown:
             shown_hands = [h if shown[p] else None for p, h in enumerate(hands)]
-            for p, h in enumerate(hands):
-                if shown[p] and p != seat:
+            for p, h in enumerate(shown_hands):
+                if h is not None and p != seat:
                     for c in h:
                         known |= bits[c]
         else:
@@ -773,15 +772,15 @@ class Cirulla(Game):
         mv = self.matta_value
         if mv != self.matta_card_value:
             mv = self._matta_value_seen(seat)
-        # tuple.__new__: the named tuple's own constructor costs twice as much, on every card
-        # of every lookahead.
+        # tuple.__new__: the named tuple's own constructor costs twice as much, and this is
+        # asked on every card of every lookahead.
         return tuple.__new__(
             CirullaFastSight,
             (
                 hand,
                 table,
                 self.piles,
-                self.pile_masks,
+                masks,
                 ALL_CARDS ^ known,
                 [len(h) for h in hands],
                 len(self.stock),
