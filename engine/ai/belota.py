@@ -1,4 +1,4 @@
-"""Computer players for Belòta (``rules/belota.md``), from a seat's view only.
+"""Computer players for Belòta (``docs/rules/belota.md``), from a seat's view only.
 
 Bidding: the normal player counts its hand's strength for each possible trump (the jack and the
 nine of trump above all, the length in trump, belòta, side aces and guarded tens, and the turned

@@ -79,7 +79,7 @@ DISPLAY_ORDER = {
 
 
 class BelotaRules(HouseRules):
-    """Belòta's house rules, with the defaults of the rules file."""
+    """Belòta's house rules, with the defaults of ``docs/rules/belota.md``."""
 
     target: Literal[500, 1000, 1500] = 1000
     curu_points: int = Field(default=100, ge=0, le=1000)

@@ -1,6 +1,6 @@
 """Scoring a hand (marcà): the teams' totals, the contract made or failed, the litigiu.
 
-Settled questions, from the source where the rules file is silent:
+Settled questions, from the source where the rules are silent (``docs/rules/belota.md``):
 
 - Capotto: the team that takes all 8 tricks scores 100 instead of the 10 of the last trick
   ("100 punti, comprensivo del premio di 10 punti per l'ultima presa"), so a trump capotto is
