@@ -40,7 +40,25 @@ def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any]) -> set[str]:
         if view["phase"] == "bidding":
             drawn.add(ctx.t("belota-turned", card=ctx.card(view["turned"])))
         drawn.update(ui._trick_lines(ctx, view))
+        if view.get("bergere"):
+            drawn.add(ctx.t("belota-bergere", card=ctx.card(view["bergere"])))
+        if view.get("face_up") and view.get("exchanged") is None:
+            # After an exchange the note stays: it says who made it.
+            drawn.add(ctx.t("belota-face-up", card=ctx.card(view["face_up"])))
     return drawn
+
+
+def shown_cards(ctx: Any, view: dict[str, Any]) -> list[dict[str, str]]:
+    """The cards face up out of play that the page draws beside the trump (Belòta for two and
+    three: the bergère, and the turned card left on the table), each with a short caption and
+    a longer title in the page's language."""
+    shown = []
+    for key, name in (("face_up", "webapp-face-up"), ("bergere", "webapp-bergere")):
+        if view.get(key):
+            shown.append(
+                {"card": view[key], "caption": ctx.t(name), "title": ctx.t(f"{name}-title")}
+            )
+    return shown
 
 
 def rank_labels(ctx: Any) -> dict[str, str]:
@@ -94,6 +112,7 @@ def public_state(
         "turn": turn,
         "score": ui.scores_line(ctx, public),
         "notes": [n for n in ui.table_lines(ctx, public, live.last_events) if n not in drawn],
+        "shown": shown_cards(ctx, public),
         "result": result,
     }
 

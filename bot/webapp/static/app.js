@@ -283,6 +283,8 @@ function seatTag(seat, st) {
     const scope = v.marks && v.marks.scope ? v.marks.scope[side] : 0;
     extra = `<small>${esc(T("webapp-cards"))} ${v.captured[side].length}${scope ? ` · ${"🧹".repeat(Math.min(scope, 5))}` : ""}</small>`;
   }
+  // Each for himself (Belòta for two and three): every seat shows its match score.
+  if (st.kind === "belota" && st.players !== 4 && v.scores) extra = `<small class="pts">${v.scores[seat]}</small>`;
   const hidden = me ? "" : backs(sizes[seat] || 0);
   return `<div class="${classes.join(" ")}"><span class="name">${esc(name)}</span>${dealer}${extra}${hidden}</div>`;
 }
@@ -330,8 +332,20 @@ function centre(st) {
     } else if (v.contract && v.contract.trump) {
       side = `<div class="deck" title="${esc(T("webapp-trump"))}"><span class="suit big"><svg viewBox="0 0 100 100"><use href="#f${v.contract.trump}"/></svg></span></div>`;
     }
+    side += shownCards(st);
   }
   return side;
+}
+
+// Cards face up out of play (Belòta for two and three: the bergère, the turned card left on
+// the table), each with its caption, as the server lists them.
+function shownCards(st) {
+  const shown = st.shown || [];
+  if (!shown.length) return "";
+  const cards = shown
+    .map((s) => `<figure class="shown" title="${esc(s.title)}">${card(s.card, st, "small")}<figcaption>${esc(s.caption)}</figcaption></figure>`)
+    .join("");
+  return `<div class="out-of-play">${cards}</div>`;
 }
 
 function lastLine(st) {
