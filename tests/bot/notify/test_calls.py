@@ -111,7 +111,7 @@ async def test_a_call_asked_in_a_topic_comes_from_that_topic_only(fake, bot, clo
     assert fake.last_message(group).text.startswith("🔔 Bob, I")
     await bot.feed(fake.send_text(alice, group, "/nuova briscola 2", topic=briscola))
     assert not calls_to(fake, bob)
-    await bot.feed(fake.send_text(alice, group, "/nuova belota", topic=belota))
+    await bot.feed(fake.send_text(alice, group, "/nuova belota 4", topic=belota))
     (call,) = calls_to(fake, bob)
     # In Bob's language, whatever the group's.
     assert TR.get("en", "btn-call-sit") in [text for text, _ in call.buttons]
