@@ -77,6 +77,7 @@ import engine
 from bot.app import build_application
 from bot.core.callbacks import action_callback
 from bot.core.settings import Settings
+from bot.delivery.pacing import GROUP_EDIT_WINDOW, PRIVATE_GAP
 from bot.games import offered_kinds, ui_for
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
@@ -180,11 +181,11 @@ async def play_game(
 ):
     """One game from /nuova to the end; returns (card press times, group, private, cards)."""
     fake = FakeTelegram()
-    window = window if window is not None else Settings.model_fields["group_edit_window"].default
+    window = window if window is not None else GROUP_EDIT_WINDOW
     window = window * scale if mode == "human" else 0
     # The gap between two messages to one private chat, scaled with the think times (at 1 s
     # while players think for 25 ms, it would hold every other message back).
-    gap = Settings.model_fields["private_gap"].default * (scale if mode == "human" else 1)
+    gap = PRIVATE_GAP * (scale if mode == "human" else 1)
     settings = Settings(
         telegram_bot_token=fake.token,
         database_path=db,

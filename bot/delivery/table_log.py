@@ -48,6 +48,11 @@ class TableLog:
         closing = ui_for(live.row.kind).closing
         return [e for e in _after_last_result(live, events) if e["type"] in closing]
 
+    def start(self, live: LiveGame) -> None:
+        """The game's lobby is shown: its message becomes the table, whose first version shows
+        every move from the game's first (event serial 0), however late it is drawn."""
+        self._serials[live.game_id] = (0, 0)
+
     def forget(self, game_id: int) -> None:
         """Drop a finished game's serials."""
         self._serials.pop(game_id, None)
