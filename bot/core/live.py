@@ -17,7 +17,7 @@ from bot.games import ui_for
 
 # Events kept in memory for the table and the results (a few deals of any game: a Cirulla
 # deal makes about 45). A table further behind than half of them is drawn at once, whatever its
-# group's edit window (``bot.table.edits``), so that the moves it has not shown are still here
+# group's edit window (``bot.delivery.group``), so that the moves it has not shown are still here
 # for it and for the results waiting; one that fell further behind still (the Bot API out while
 # moves go on, in the Mini App or by computer players) is drawn from the game's state, and the
 # results open with the moves it never showed as far as they are kept.
