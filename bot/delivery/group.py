@@ -2,9 +2,9 @@
 taking the live message down (``/tavolo``).
 
 The table shows every move since its previous version (``TableLog``), from the first press: the
-lobby's message becomes the table, whose first version shows the moves made before it. When a
-deal ends, the table message becomes the deal's result and the next deal's table is sent at
-the bottom of the group, so the buttons the players need are never above the result.
+lobby's message becomes the table, whose first version shows the moves made before it is
+drawn. When a deal ends, the table message becomes the deal's result and the next deal's table
+is sent at the bottom of the group, so the buttons the players need are never above the result.
 
 Table edits keep the group's edit window apart (``Pacing.group_wait``): an edit due sooner
 waits for the end of the window, and the changes made meanwhile go into that one edit. The
@@ -159,8 +159,6 @@ class Group:
         row = live.row
         if row.status == "lobby":
             content = screens.lobby_screen(self.svc.tr, live, self.svc.extras)
-            # The lobby's message becomes the table: its first version shows every move.
-            self.table_log.start(live)
         else:
             content = screens.closed_lobby_screen(self.svc.tr, live)
         mid = await self.show(live, row.lobby_message_id, content)

@@ -26,15 +26,12 @@ from bot.core.live import LiveGame
 from bot.core.messenger import Content
 from bot.core.rows import SeatRow
 from bot.core.services import Services
-from bot.delivery.pacing import Pacing, later
+from bot.delivery.pacing import DELETE_BATCH, Pacing, later
 from bot.delivery.snapshot import Snapshot
 from bot.table import screens
 from bot.table.lobby import private_closed
 
 log = logging.getLogger(__name__)
-
-# Telegram's deleteMessages takes at most this many messages a call.
-DELETE_BATCH = 100
 
 
 class Hands:

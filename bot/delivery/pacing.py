@@ -3,7 +3,7 @@
 Telegram takes about 30 calls a second from a bot (``OVERALL_RATE``), about 20 messages a
 minute in a group (``GROUP_RATE`` per ``GROUP_PERIOD``; a forum's topics share their group's),
 and about one message a second in a private chat (``PRIVATE_GAP``); beyond them it answers 429
-with a ``retry_after``. Three layers keep the bot under them:
+with a ``retry_after``. Two pieces keep the bot under them:
 
 - ``ChatRateLimiter`` paces the Bot API calls: each group has its own budget, all chats share
   the bot's overall one (a ``CallBudget``), and a 429 pauses only the chat it was about. A call
@@ -18,7 +18,9 @@ with a ``retry_after``. Three layers keep the bot under them:
   ``GROUP_EDIT_WINDOW`` seconds apart in a group, so that the changes made meanwhile go into
   one edit), the private gap between two messages to one private chat, and the places a game's
   calls that can wait take in the overall budget.
-- The settings (``bot.core.settings``) may change each figure; left unset, they are these.
+
+The settings (``bot.core.settings``) may change each figure (``Limits.of``); left unset, they
+are Telegram's.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ PRIVATE_GAP = 1.0
 # next table, Belòta's bids, notices, /tavolo). Changes made within the window are shown
 # together by one edit; 0 edits at every change.
 GROUP_EDIT_WINDOW = GROUP_PERIOD / (GROUP_RATE * 3 / 4)
+# Messages one deleteMessages call takes at most.
+DELETE_BATCH = 100
 
 # A chat's budget is dropped once idle, when more than this many chats have one.
 KEEP_LIMITERS = 512

@@ -58,15 +58,11 @@ async def button(fake: FakeTelegram, chat: dict, message_id: Callable[[], int | 
     raise AssertionError(f"the button {data} never showed")
 
 
-async def robot_game(kind: str, players: int, bot: BotRunner, fake: FakeTelegram) -> None:
-    """Seat everybody, start, and play the whole game at robot pace; then check the group."""
-    table = Table(bot, fake, players, "Tavolo svelto")
-    await table.seat_everybody(kind, players)
-    # The start is pressed at robot pace too: the table's first edit comes after moves.
-    await press(bot, fake.press_button(table.users[0], table.lobby(), table.t("btn-start")))
+async def play_to_end(bot: BotRunner, fake: FakeTelegram, table: Table, rng: random.Random):
+    """The robots play the table's game to its end, each pressing ``PACE`` seconds after the
+    previous press and once its button shows; then every message is brought up to date."""
     live = await bot.svc.games.get(table.game_id)
-    ui = ui_for(kind)
-    rng = random.Random(f"{kind}{players}")
+    ui = ui_for(live.row.kind)
     while not live.game.is_over:
         await asyncio.sleep(PACE)
         game = live.game  # a press commits a new game object: read it afresh
@@ -81,31 +77,59 @@ async def robot_game(kind: str, players: int, bot: BotRunner, fake: FakeTelegram
             msg = await button(fake, table.users[seat], lambda r=row: r.hand_message_id, data)
         await press(bot, fake.press(table.users[seat], msg, data))
     await bot.svc.renderer.drain()
-    pack = engine.GAMES[kind].pack
-    played = [code[:2] for _, code in await bot.svc.storage.actions(live.game_id)]
+
+
+async def cards_missing(bot: BotRunner, fake: FakeTelegram, table: Table, start: int) -> list:
+    """The cards played in the table's game that no group message showed since call
+    ``start`` (any version: what it was sent with, and every edit)."""
+    live = await bot.svc.games.get(table.game_id)
+    ui = ui_for(live.row.kind)
+    pack = engine.GAMES[live.row.kind].pack
+    played = [code[:2] for _, code in await bot.svc.storage.actions(table.game_id)]
     played = [code for code in played if code in pack]
-    versions = [
-        text
-        for msg in fake.messages(table.group)
-        for text in [*(old for old, _ in msg.history), msg.text]
-    ]
-    seen = set().union(*(cards_shown(text, ui.faces) for text in versions))
     assert len(played) >= len(pack)  # a whole deal at least
-    assert [code for code in played if code not in seen] == []
+    texts = [
+        params["text"]
+        for method, params in fake.calls[start:]
+        if method in ("sendMessage", "editMessageText")
+        and params.get("chat_id") == table.group["id"]
+    ]
+    seen = set().union(*(cards_shown(text, ui.faces) for text in texts))
+    return [code for code in played if code not in seen]
+
+
+async def robot_games(kind: str, players: int, bot: BotRunner, fake: FakeTelegram) -> None:
+    """Seat everybody, start, play the whole game at robot pace, then its rematch; each
+    time, every card played shows in the group."""
+    table = Table(bot, fake, players, "Tavolo svelto")
+    await table.seat_everybody(kind, players)
+    rng = random.Random(f"{kind}{players}")
+    start = len(fake.calls)
+    # The start is pressed at robot pace too: the table's first edit comes after moves.
+    await press(bot, fake.press_button(table.users[0], table.lobby(), table.t("btn-start")))
+    await play_to_end(bot, fake, table, rng)
+    assert await cards_missing(bot, fake, table, start) == []
+    # The rematch starts at once, its table sent within the window of the result.
+    start = len(fake.calls)
+    rematch = next(m for m in table.group_messages() if f"m:{table.game_id}:" in str(m.buttons))
+    await press(bot, fake.press_button(table.users[1], rematch, table.t("btn-rematch")))
+    table.game_id = (await bot.svc.games.in_chat(table.group["id"])).game_id
+    await play_to_end(bot, fake, table, rng)
+    assert await cards_missing(bot, fake, table, start) == []
 
 
 @pytest.mark.parametrize(("kind", "players"), GAMES)
 def test_every_card_played_at_robot_pace_shows_in_a_group_message(kind, players, tmp_path):
     """Presses 0.3 s apart, Telegram's limits, the default edit window and private gap: each
     card played (those the bot plays itself when nobody has a choice included) shows in the
-    group, the first ones too."""
+    group, the first ones too, in a game and in its rematch."""
     fake = FakeTelegram(bot_username="TavolataBot")
     bot = BotRunner(fake, tmp_path / "bot.sqlite3", itertools.count(1000), **DEFAULTS)
 
     async def scenario() -> None:
         await bot.start()
         try:
-            await robot_game(kind, players, bot, fake)
+            await robot_games(kind, players, bot, fake)
         finally:
             await bot.stop()
         bot.check_clean()
