@@ -90,7 +90,7 @@ class Group:
         if row.table_message_id is None or self.table_log.drawn_at(live) != live.serial:
             return False
         async with live.lock:
-            since = self.table_log.since(live)[1]
+            _, since = self.table_log.since(live)
             content = screens.table_screen(
                 self.svc.tr, live, since, unreachable(live), self.svc.extras
             )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import NamedTuple
 
 from telegram.error import Forbidden, NetworkError, TelegramError
 
@@ -34,6 +35,14 @@ from bot.table.lobby import private_closed
 log = logging.getLogger(__name__)
 
 
+class Ping(NamedTuple):
+    """A turn a player was pinged for, and the seconds left a reminder told them (None: the
+    turn's first ping)."""
+
+    turn: int
+    left: int | None
+
+
 class Hands:
     """The private messages of every game, and what each last showed."""
 
@@ -42,9 +51,9 @@ class Hands:
         self.pacing = pacing
         self.pings = 0  # pings sent, for the benchmark
         # (game, seat) -> the turn (and reminder) its player was last pinged for
-        self._pinged: dict[tuple[int, int], tuple[int, int | None]] = {}
-        # (game, seat) -> (turn, seconds left) of a turn timer's reminder
-        self._reminders: dict[tuple[int, int], tuple[int, int]] = {}
+        self._pinged: dict[tuple[int, int], Ping] = {}
+        # (game, seat) -> a turn timer's reminder
+        self._reminders: dict[tuple[int, int], Ping] = {}
         # (game, seat) -> what that seat's hand showed that a waiting player needs
         self._drawn: dict[tuple[int, int], screens.HandNeeds] = {}
         # (game, seat) -> whether that hand was drawn for its player's turn (with its buttons)
@@ -54,7 +63,7 @@ class Hands:
 
     def remind(self, game_id: int, seat: int, turn: int, seconds: int) -> None:
         """Ping the player to act again at their next drawing, with the time left."""
-        self._reminders[(game_id, seat)] = (turn, seconds)
+        self._reminders[(game_id, seat)] = Ping(turn, seconds)
 
     def has_obsolete(self, game_id: int) -> bool:
         """Whether old hands of the game wait to be deleted."""
@@ -99,7 +108,7 @@ class Hands:
             and seat_row.hand_message_id is not None
             and seat_row.hand_turn in (None, live.turn_started)
         ):
-            self._pinged.setdefault((live.game_id, actor), (live.turn_started, None))
+            self._pinged.setdefault((live.game_id, actor), Ping(live.turn_started, None))
 
     async def _draw_one(self, live: LiveGame, seat_row: SeatRow) -> None:
         """Bring one player's hand up to date: a ping on a new turn, an edit when what they
@@ -113,11 +122,11 @@ class Hands:
         async with live.lock:
             acting = live.active and live.game.current_seat == seat_row.seat
             reminder = self._reminders.get(key)
-            left = reminder[1] if reminder and reminder[0] == live.turn_started else None
+            left = reminder.left if reminder and reminder.turn == live.turn_started else None
             content = screens.hand_screen(
                 self.svc.tr, live, seat_row.seat, lang, left, self.svc.extras
             )
-            ping = (live.turn_started, left)
+            ping = Ping(live.turn_started, left)
             needs = screens.hand_needs(live, seat_row.seat, content)
         if not acting and self._drawn.get(key) == needs:
             # Nothing a waiting player needs has changed (their turn, the deal, the end): the
@@ -144,8 +153,8 @@ class Hands:
         if mid != seat_row.hand_message_id:
             seat_row.hand_message_id = mid
             # Sent during this turn: to the player to act, a message that notified them.
-            seat_row.hand_turn = ping[0]
-            await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid, ping[0])
+            seat_row.hand_turn = ping.turn
+            await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid, ping.turn)
 
     async def take(self, live: LiveGame, seat_row: SeatRow) -> None:
         """Take a waiting player's hand message away (with the deletions that can wait)."""
