@@ -9,6 +9,8 @@ plain group, a forum's General topic and a private chat.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from telegram import Message
 
 # The topic of a plain group, of a forum's General topic, of a private chat.
@@ -53,3 +55,11 @@ class ShutTopics:
             return False
         self._shut.discard((chat_id, topic))
         return True
+
+
+class Place(NamedTuple):
+    """Where a table's group messages go: its chat, and its forum topic (``NO_TOPIC``: the
+    chat as a whole, or a forum's General topic)."""
+
+    chat_id: int
+    thread_id: int = NO_TOPIC

@@ -214,3 +214,19 @@ async def test_a_player_who_blocked_the_bot_plays_from_the_topic(bot, fake, foru
     reply = table.group_messages()[-1]
     assert reply.reply_to is not None and reply.reply_to.via_bot is not None
     assert fake.topic_messages(group, None) == []
+
+
+async def test_each_tables_edit_window_widens_with_the_tables_playing_in_its_group():
+    """The group's tables share its budget: after a call, a table alone waits the group's
+    window; one of two tables playing in the group waits twice as long, one of four four
+    times, and a call of one table opens no window for another (its own share)."""
+    from bot.delivery.pacing import Pacing
+
+    pacing = Pacing(window=3.0)
+    pacing.group_called(1)
+    assert pacing.group_wait(2, tables=2) == 0.0  # table 2 has not called: it may go
+    for tables in (1, 2, 4):
+        # What is left of the window: all of it, less the moment since the call.
+        assert 3.0 * tables - 1 < pacing.group_wait(1, tables=tables) <= 3.0 * tables
+    with pacing.hurry():
+        assert pacing.group_wait(1, tables=4) == 0.0
