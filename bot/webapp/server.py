@@ -61,6 +61,18 @@ PAGE_TEXTS = (
     "webapp-cards",
     "webapp-table-empty",
     "webapp-again",
+    "webapp-server-down",
+    "webapp-cannot-play",
+    "webapp-no-trump",
+    "webapp-result",
+    "webapp-confirm",
+    "webapp-help-pass",
+    "webapp-help-take",
+    "webapp-help-trump",
+    "webapp-help-sensa",
+    "webapp-help-contru",
+    "webapp-help-declare",
+    "webapp-help-knock",
 )
 
 

@@ -1,5 +1,7 @@
 """Local mode in a real browser: whole games of each game against computer players, played
-by clicking the page's card and action buttons only (``data-card``, ``data-action``)."""
+by clicking the page's card and action buttons only (``data-card``, ``data-action``), the page
+checked at every state at phone and desktop sizes (everything needed in sight, nothing cut
+off), screenshots in ``build/screenshots``."""
 
 from __future__ import annotations
 
@@ -11,28 +13,87 @@ import pytest
 from bot.webapp.local import LOCAL_USER, LocalServer
 from tests.translator import TR
 from tests.webapp.conftest import PHONE, SCREENSHOTS
+from tests.webapp.fit import faults
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-# What the page shows when the player has something to do, or the game is over.
-READY = "#app[data-over], .hand.my-turn, .actions button[data-action]"
+# What the page shows when the player has something to do, a result, or the game is over.
+READY = "#app[data-over], .hand.my-turn, .actions button[data-action], .result"
+# The engine's reasons for a card that cannot be played, in the page's language.
+REASONS = {TR.get("it", m) for m in TR.message_ids("it") if m.startswith("illegal-")}
 
 
-async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) -> int:
-    """Click legal cards and actions until the page says the game is over; the clicks. The
-    table is saved at 390x844 (``shot``) a few clicks into the game."""
+class Shots:
+    """Where the screenshots of a game go: each state's name once at each size."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.taken: set[str] = set()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def at(self, what: str | None):
+        """The path maker for a state (None: no screenshot)."""
+        if what is None or what in self.taken:
+            return None
+        self.taken.add(what)
+        return lambda size: SCREENSHOTS / f"{self.kind}-{what}-{size['width']}x{size['height']}.png"
+
+
+async def check_fit(page, shot) -> None:
+    """Everything the player needs is in sight at every size (``tests/webapp/fit.py``)."""
+    found = await faults(page, shot)
+    assert not found, found
+
+
+async def close_result(page, shots: Shots, over: bool) -> None:
+    """A result shows its outcome and buttons at every size; closing it shows the table."""
+    await check_fit(page, shots.at("over" if over else "result"))
+    await page.click("#close-result")
+    await page.wait_for_selector(".result", state="detached", timeout=5_000)
+    assert await page.locator(".felt").is_visible()
+
+
+async def tap_a_refused_card(page) -> bool:
+    """A card the player cannot play, tapped: the page says why in the game's words, and
+    nothing is played. False when no card is refused now."""
+    refused = page.locator(".hand.my-turn button[data-card][aria-disabled]")
+    if not await refused.count():
+        return False
+    move = await page.get_attribute("#app", "data-move")
+    await refused.first.click()
+    said = await page.text_content("#toast")
+    assert said in REASONS, said
+    assert await page.get_attribute("#app", "data-move") == move
+    return True
+
+
+async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 1500) -> int:
+    """Click legal cards and actions until the page says the game is over; the clicks. At
+    every state the page is checked at phone and desktop sizes, and a few are saved."""
+    told_why = False
     for clicks in range(limit):
         await page.wait_for_selector(READY, timeout=15_000)
+        if await page.locator(".result").count():
+            over = bool(await page.locator("#app[data-over]").count())
+            await close_result(page, shots, over)
+            if over:
+                return clicks
+            continue
         if await page.locator("#app[data-over]").count():
             return clicks
-        if clicks == 5:
-            await page.wait_for_timeout(300)  # the card just played has landed
-            await page.screenshot(path=shot)
+        await check_fit(page, shots.at({0: "start", 6: "play"}.get(clicks)))
+        if not told_why:
+            told_why = await tap_a_refused_card(page)
         move = await page.get_attribute("#app", "data-move")
+        contru = page.locator('.actions button[data-action="contru"]:not([data-confirmed])')
+        if await contru.count():  # tripling the stakes asks a second tap
+            await contru.click()
+            assert await page.locator(".act.confirm").count() == 1
+            assert await page.get_attribute("#app", "data-move") == move
         actions = page.locator(".actions button[data-action]")
-        cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+        cards = page.locator(".hand.my-turn button[data-card]:not([aria-disabled])")
         n_actions, n_cards = await actions.count(), await cards.count()
-        # Disabled cards are the illegal ones: the page never offers them.
+        # Dimmed cards are the illegal ones: the page never plays them.
         assert n_actions + n_cards, "nothing to press on the player's turn"
         pick = rng.randrange(n_actions + n_cards)
         if pick < n_actions:
@@ -58,7 +119,9 @@ async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) ->
 )
 async def test_whole_game_by_clicking(browser, local, kind, players, rules, level):
     """A whole game in local mode, clicked through to its end; the stored game is over, with
-    the player's moves committed through the same path as the buttons."""
+    the player's moves committed through the same path as the buttons. At every state, at
+    320x568, 390x844 and 1280x800: no hand card or enabled button out of sight, no sideways
+    scroll, no emoji, a result's outcome and buttons in sight; a refused card says why."""
     context = await browser.new_context(viewport=PHONE)
     page = await context.new_page()
     errors: list[str] = []
@@ -68,10 +131,10 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     game_id = await local.local.start(kind, players, level, seed=7, rules=rules)
     await page.goto(local.url)
     await page.wait_for_selector(READY)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-start.png")
-    clicks = await play_by_clicking(page, random.Random(kind), SCREENSHOTS / f"local-{kind}.png")
-    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-over.png")
+    clicks = await play_by_clicking(page, random.Random(kind), Shots(f"{kind}{players}"))
+    # Closed at the game's end, the result leaves the final table and the way to go on.
+    assert await page.locator("#again").is_visible()
+    assert await page.locator("#open-result").is_visible()
     row = await local.svc.storage.get_game(game_id)
     assert row.status == "over" and row.winners is not None
     assert row.seat_of(LOCAL_USER) == 0

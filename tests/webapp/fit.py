@@ -1,0 +1,52 @@
+"""What a player must see at every state of the table, whatever the screen: checked in the
+browser at phone and desktop sizes by the whole-game tests."""
+
+from __future__ import annotations
+
+# A laptop, a small phone, a common phone (the clicks between checks happen at the last).
+SIZES = (
+    {"width": 1280, "height": 800},
+    {"width": 320, "height": 568},
+    {"width": 390, "height": 844},
+)
+
+# Every hand card and enabled button inside the viewport, no horizontal scroll, no emoji left
+# in the page's text (a phone without a colour emoji font shows empty boxes), and with a
+# result open: its outcome line and buttons in sight without scrolling. The list of faults.
+FAULTS = """() => {
+  const W = innerWidth, H = innerHeight, bad = [];
+  const box = (el) => el.getBoundingClientRect();
+  const inside = (r) => r.left >= -1 && r.right <= W + 1 && r.top >= -1 && r.bottom <= H + 1;
+  const name = (el) => (el.dataset.card || el.dataset.action || el.id || el.textContent).trim();
+  if (document.documentElement.scrollWidth > W) bad.push(`scrolls sideways: ${document.documentElement.scrollWidth} > ${W}`);
+  if (scrollY !== 0) bad.push(`scrolled by ${scrollY}`);
+  const panel = document.querySelector(".result");
+  for (const el of document.querySelectorAll("button")) {
+    if (el.disabled || !el.getClientRects().length) continue;
+    if (panel && !panel.contains(el)) continue; // under the panel: not to be pressed now
+    const r = box(el);
+    if (!inside(r)) bad.push(`out of sight: ${name(el)} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+  }
+  if (panel) {
+    const outcome = panel.querySelector(".outcome");
+    if (!outcome || !inside(box(outcome))) bad.push("the result's outcome is out of sight");
+    if (!panel.querySelector("#close-result")) bad.push("the result has no close button");
+  }
+  const text = document.body.innerText;
+  const emoji = text.match(/\\p{Extended_Pictographic}/u);
+  if (emoji) bad.push(`an emoji in the text: ${emoji[0]}`);
+  return bad;
+}"""
+
+
+async def faults(page, shot=None) -> list[str]:
+    """The faults of the page as it is now, at each of ``SIZES`` (the viewport is left at the
+    last); ``shot(size)`` gives a screenshot's path for a size, or None for none."""
+    found = []
+    for size in SIZES:
+        await page.set_viewport_size(size)
+        for fault in await page.evaluate(FAULTS):
+            found.append(f"{size['width']}x{size['height']}: {fault}")
+        if shot is not None and (path := shot(size)) is not None:
+            await page.screenshot(path=path)
+    return found
