@@ -18,14 +18,16 @@ FAULTS = """() => {
   const box = (el) => el.getBoundingClientRect();
   const inside = (r) => r.left >= -1 && r.right <= W + 1 && r.top >= -1 && r.bottom <= H + 1;
   const name = (el) => (el.dataset.card || el.dataset.action || el.id || el.textContent).trim();
-  if (document.documentElement.scrollWidth > W) bad.push(`scrolls sideways: ${document.documentElement.scrollWidth} > ${W}`);
+  const wide = document.documentElement.scrollWidth;
+  if (wide > W) bad.push(`scrolls sideways: ${wide} > ${W}`);
   if (scrollY !== 0) bad.push(`scrolled by ${scrollY}`);
   const panel = document.querySelector(".result");
   for (const el of document.querySelectorAll("button")) {
     if (el.disabled || !el.getClientRects().length) continue;
     if (panel && !panel.contains(el)) continue; // under the panel: not to be pressed now
     const r = box(el);
-    if (!inside(r)) bad.push(`out of sight: ${name(el)} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+    const at = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+    if (!inside(r)) bad.push(`out of sight: ${name(el)} at ${at}`);
   }
   if (panel) {
     const outcome = panel.querySelector(".outcome");

@@ -60,11 +60,20 @@ async def tap_a_refused_card(page) -> bool:
     if not await refused.count():
         return False
     move = await page.get_attribute("#app", "data-move")
-    await refused.first.click()
+    await tap_card(
+        refused.first, force=True
+    )  # aria-disabled: Playwright would wait  # aria-disabled: Playwright would wait for it
     said = await page.text_content("#toast")
     assert said in REASONS, said
     assert await page.get_attribute("#app", "data-move") == move
     return True
+
+
+async def tap_card(card, force: bool = False) -> None:
+    """A tap on a card of the hand where a finger would: the fan covers each card's middle with
+    the next, so on the part left in sight, near its index."""
+    box = await card.bounding_box()
+    await card.click(position={"x": box["width"] * 0.3, "y": box["height"] * 0.35}, force=force)
 
 
 async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 1500) -> int:
@@ -99,7 +108,7 @@ async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 
         if pick < n_actions:
             await actions.nth(pick).click()
         else:
-            await cards.nth(pick - n_actions).click()
+            await tap_card(cards.nth(pick - n_actions))
             choices = page.locator(".actions button.capture")
             if await choices.count():  # a Cirulla card with several captures: pick one
                 await choices.nth(rng.randrange(await choices.count())).click()

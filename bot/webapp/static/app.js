@@ -608,12 +608,11 @@ function layout(st) {
     seats += `<div class="seat" style="--sx:${p.x.toFixed(3)};--sy:${p.y.toFixed(3)}"><div class="part" data-part="tag-${rel}"></div></div>`;
   }
   app.innerHTML =
-    '<div class="screen"><div class="part" data-part="header"></div>' +
+    '<div class="screen"><div class="part" data-part="header"></div><div class="part" data-part="notes"></div>' +
     `<section class="felt ${st.kind} p${st.players}">${seats}` +
     '<div class="trick part" data-part="trick"></div><div class="centre"><div class="part" data-part="centre"></div></div></section>' +
     ["last", "turn", "actions", "hand"].map((name) => `<div class="part" data-part="${name}"></div>`).join("") +
-    "</div>" +
-    ["notes", "result"].map((name) => `<div class="part" data-part="${name}"></div>`).join("");
+    '</div><div class="part" data-part="result"></div>';
   const parts = {};
   for (const el of app.querySelectorAll("[data-part]")) parts[el.dataset.part] = el;
   frame = { key, root: app.firstElementChild, parts };
@@ -633,12 +632,12 @@ function show(st) {
   const played = trickCards(st);
   for (let seat = 0; seat < st.players; seat++) patch(parts[`tag-${relative(seat, st)}`], seatTag(seat, st));
   patch(parts.trick, trickPart(st, played));
-  const score = st.score ? `<div class="score">${words(st.score, st)}</div>` : "";
-  const level = st.level ? `<div class="score">${esc(T("webapp-level"))}: ${esc(st.level)}</div>` : "";
+  const level = st.level ? `${st.score ? " · " : ""}${esc(T("webapp-level"))}: ${esc(st.level)}` : "";
+  const score = st.score || level ? `<div class="score">${st.score ? words(st.score, st) : ""}${level}</div>` : "";
   const newGame = session.local ? `<button type="button" class="link" id="new-game">${esc(T("webapp-new-game"))}</button>` : "";
   patch(
     parts.header,
-    `<header class="bar"><div><h1>${esc(st.title)}</h1>${score}${level}</div>${newGame}<i class="dot"></i></header>`,
+    `<header class="bar"><div><h1>${esc(st.title)}</h1>${score}</div>${newGame}<i class="dot"></i></header>`,
   );
   patch(parts.centre, centre(st));
   captureFlight(st);
