@@ -134,6 +134,7 @@ function followTheme() {
   const tg = (window.Telegram = window.Telegram || {});
   if (tg.WebApp && typeof tg.WebApp.onEvent === "function") {
     tg.WebApp.onEvent("themeChanged", () => setTheme(tg.WebApp.themeParams));
+    tg.WebApp.onEvent("backButtonClicked", goBack);
     setTheme(tg.WebApp.themeParams);
     return;
   }
