@@ -64,6 +64,7 @@ PAGE_TEXTS = (
     "webapp-server-down",
     "webapp-cannot-play",
     "webapp-no-trump",
+    "webapp-atu",
     "webapp-result",
     "webapp-confirm",
     "webapp-help-pass",

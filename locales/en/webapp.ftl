@@ -26,6 +26,8 @@ webapp-too-many = Too many tables open on this game: close some.
 webapp-local-player = Player
 webapp-server-down = The table does not answer: the program has stopped or the network is down. Try again shortly.
 webapp-cannot-play = This card cannot be played now.
+# Belòta's word for the trump suit
+webapp-atu = Trump
 webapp-no-trump = No trump
 webapp-result = Result
 webapp-confirm = Confirm:

@@ -26,6 +26,8 @@ webapp-too-many = Troppi tavoli aperti su questa partita: chiudine qualcuno.
 webapp-local-player = Giocatore
 webapp-server-down = Il tavolo non risponde: il programma è fermo o la rete manca. Riprova tra poco.
 webapp-cannot-play = Questa carta non si può giocare ora.
+# Belòta's word for the trump suit
+webapp-atu = Atù
 webapp-no-trump = Senza atù
 webapp-result = Risultato
 webapp-confirm = Confermi:

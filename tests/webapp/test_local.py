@@ -47,8 +47,12 @@ async def check_fit(page, shot) -> None:
 
 async def close_result(page, shots: Shots, over: bool) -> None:
     """A result shows its outcome and buttons at every size; closing it shows the table."""
+    first = not shots.taken & {"result", "over"}
     await check_fit(page, shots.at("over" if over else "result"))
-    await page.click("#close-result")
+    if first and not over:  # Telegram's Back button closes it too
+        await page.evaluate("Telegram.WebView.receiveEvent('back_button_pressed')")
+    else:
+        await page.click("#close-result")
     await page.wait_for_selector(".result", state="detached", timeout=5_000)
     assert await page.locator(".felt").is_visible()
 
@@ -122,6 +126,7 @@ async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 
     ("kind", "players", "rules", "level"),
     [
         ("briscola", 2, {}, "normal"),
+        ("briscola", 3, {}, "easy"),
         ("cirulla", 2, {}, "easy"),
         ("belota", 4, {"target": 500}, "easy"),
     ],

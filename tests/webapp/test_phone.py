@@ -101,9 +101,7 @@ async def test_telegram_controls_and_a_server_that_is_down(browser, local):
     for event in ("web_app_ready", "web_app_expand", "web_app_request_safe_area"):
         assert event in sent
     assert sent["web_app_setup_closing_behavior"] == {"need_confirmation": True}
-    await page.evaluate(
-        "Telegram.WebView.receiveEvent('safe_area_changed', {top: 40, bottom: 30})"
-    )
+    await page.evaluate("Telegram.WebView.receiveEvent('safe_area_changed', {top: 40, bottom: 30})")
     padding = await page.evaluate("getComputedStyle(document.querySelector('main')).paddingTop")
     assert float(padding.removesuffix("px")) >= 40
     await page.route("**/api/play", lambda route: route.abort())

@@ -449,7 +449,7 @@ function centre(st) {
     if (v.phase === "bidding") {
       side = `<div class="deck">${card(v.turned, st, "small")}${caption(T("webapp-turned"))}</div>`;
     } else if (v.contract && v.contract.trump) {
-      side = `<div class="deck"><span class="suit big"><svg viewBox="0 0 100 100"><use href="#f${v.contract.trump}"/></svg></span>${caption(T("webapp-trump"))}</div>`;
+      side = `<div class="deck"><span class="suit big"><svg viewBox="0 0 100 100"><use href="#f${v.contract.trump}"/></svg></span>${caption(T("webapp-atu"))}</div>`;
     } else if (v.contract) {
       side = `<div class="deck">${caption(T("webapp-no-trump"))}</div>`;
     }
