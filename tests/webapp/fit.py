@@ -12,7 +12,8 @@ SIZES = (
 
 # Every hand card and enabled button inside the viewport, no horizontal scroll, no emoji left
 # in the page's text (a phone without a colour emoji font shows empty boxes), and with a
-# result open: its outcome line and buttons in sight without scrolling. The list of faults.
+# result open: its outcome line and buttons in sight without scrolling; on a desktop the table
+# takes most of the window. The list of faults.
 FAULTS = """() => {
   const W = innerWidth, H = innerHeight, bad = [];
   const box = (el) => el.getBoundingClientRect();
@@ -34,6 +35,8 @@ FAULTS = """() => {
     if (!outcome || !inside(box(outcome))) bad.push("the result's outcome is out of sight");
     if (!panel.querySelector("#close-result")) bad.push("the result has no close button");
   }
+  const felt = document.querySelector(".felt");
+  if (felt && W >= 1000 && box(felt).width < 0.6 * W) bad.push("the table stays small");
   const text = document.body.innerText;
   const emoji = text.match(/\\p{Extended_Pictographic}/u);
   if (emoji) bad.push(`an emoji in the text: ${emoji[0]}`);

@@ -113,3 +113,34 @@ async def test_telegram_controls_and_a_server_that_is_down(browser, local):
     kinds = [d.get("type") for t, d in await page.evaluate("__events") if "haptic" in t]
     assert "impact" in kinds
     await context.close()
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_bids_are_explained_and_contru_is_confirmed(browser, local):
+    """Belòta's bids say what they mean on their buttons (sensa: no trump, points doubled), and
+    contru, which triples the stakes, is sent only on a second tap."""
+    context = await browser.new_context(viewport={"width": 320, "height": 568})
+    page = await context.new_page()
+    plays: list[str] = []
+    page.on("request", lambda r: plays.append(r.post_data) if "api/play" in r.url else None)
+    await local.local.start("belota", 4, "easy", seed=5)
+    await local.computers.drain()
+    await page.goto(local.url)
+    sensa = page.locator('.actions button[data-action="sensa"]')
+    await sensa.wait_for()
+    assert TR.get("it", "webapp-help-sensa") in await sensa.text_content()
+    # The engine offers contru only after a sensa: the page is shown such a moment.
+    await page.evaluate(
+        "() => { state.legal = [...state.legal, 'contru'];"
+        " state.labels.contru = 'Contru (×3)'; show(state); }"
+    )
+    await page.click('.actions button[data-action="contru"]')
+    confirm = page.locator(".actions button.confirm")
+    assert await confirm.count() == 1 and not plays
+    assert TR.get("it", "webapp-help-contru") in await confirm.text_content()
+    await confirm.click()
+    await page.wait_for_function("() => document.querySelector('#toast').textContent")
+    assert len(plays) == 1 and '"contru"' in plays[0]
+    # Not a bid of this moment: the engine's reason, in the game's words.
+    assert await page.text_content("#toast") == TR.get("it", "illegal-bid-not-allowed")
+    await context.close()
