@@ -39,10 +39,21 @@ class Shots:
         return lambda size: SCREENSHOTS / f"{self.kind}-{what}-{size['width']}x{size['height']}.png"
 
 
+# Words that the page no longer shows: the local player's stored name (the page says "Tu"),
+# and a computer player's level after each name (it is said once, in the header).
+LONG_NAMES = (
+    f"<b>{TR.get('it', 'webapp-local-player')}</b>",
+    *(f"({TR.get('it', f'computer-level-{level}')})" for level in ("easy", "normal", "hard")),
+)
+
+
 async def check_fit(page, shot) -> None:
-    """Everything the player needs is in sight at every size (``tests/webapp/fit.py``)."""
+    """Everything the player needs is in sight at every size (``tests/webapp/fit.py``), and
+    the player is "Tu" and the computers have short names."""
     found = await faults(page, shot)
     assert not found, found
+    html = await page.inner_html("#app")
+    assert not [words for words in LONG_NAMES if words in html]
 
 
 async def close_result(page, shots: Shots, over: bool) -> None:
