@@ -436,7 +436,7 @@ function centre(st) {
     const table = v.table.length
       ? v.table.map((c) => card(c, st, "small")).join("")
       : `<span class="empty">${esc(T("webapp-table-empty"))}</span>`;
-    return `<div class="pile">${table}</div>`;
+    return `<div class="pile${v.table.length > 6 ? " many" : ""}">${table}</div>`;
   }
   let side = "";
   if (st.kind === "briscola") {
@@ -606,7 +606,8 @@ function layout(st) {
   let seats = "";
   for (let rel = 0; rel < st.players; rel++) {
     const p = spot(rel, st.players);
-    seats += `<div class="seat" style="--sx:${p.x.toFixed(3)};--sy:${p.y.toFixed(3)}"><div class="part" data-part="tag-${rel}"></div></div>`;
+    const side = Math.abs(p.x) > 0.5 ? " side" : "";
+    seats += `<div class="seat${side}" style="--sx:${p.x.toFixed(3)};--sy:${p.y.toFixed(3)}"><div class="part" data-part="tag-${rel}"></div></div>`;
   }
   app.innerHTML =
     '<div class="screen"><div class="part" data-part="header"></div><div class="part" data-part="notes"></div>' +
