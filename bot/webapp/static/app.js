@@ -346,32 +346,42 @@ function seatTag(seat, st) {
   return `<div class="${classes.join(" ")}" data-seat="${seat}"><span class="name">${esc(nameOf(seat, st))}</span>${dealer}${extra}${hidden}</div>`;
 }
 
-// A trick just won stays on the felt a moment, then flies to its winner.
+// A trick just won stays on the felt a moment (the next trick's cards wait), then flies to its
+// winner. Only a trick seen being won is held: not the last one of a page just opened.
 const HOLD_TRICK_MS = 900;
-let heldTrick = "";
-let holdUntil = 0;
+let heldKey = "";
+let held = null; // {game, cards: {seat: card}, winner}
 
-function trickCards(st) {
+function trickCards(st, before) {
   const v = st.view;
+  const last = v.last_trick;
+  if (last) {
+    const key = `${st.game}:${v.deal}:${last.leader}:${last.cards.join()}`;
+    if (key !== heldKey) {
+      heldKey = key;
+      if (before && before.game === st.game) holdTrick(last, st);
+    }
+  }
+  if (held && held.game === st.game) return held.cards;
   const played = {};
   for (const t of v.trick || []) played[t.seat] = t.card;
-  const last = v.last_trick;
-  if (last && v.trick && !v.trick.length) {
-    const key = `${st.game}:${v.deal}:${(v.played || []).length}`;
-    if (key !== heldTrick) {
-      heldTrick = key;
-      holdUntil = Date.now() + HOLD_TRICK_MS;
-      setTimeout(() => {
-        if (state !== st) return;
-        flyTo(frame && frame.parts.trick, last.seat, st);
-        setTimeout(() => state === st && show(st), reducedMotion() ? 0 : FLY_MS);
-      }, HOLD_TRICK_MS);
-      if (last.seat === st.seat) haptic("notification", "success");
-    }
-    if (Date.now() < holdUntil + FLY_MS)
-      last.cards.forEach((c, i) => (played[(last.leader + i) % st.players] = c));
-  }
   return played;
+}
+
+function holdTrick(last, st) {
+  const cards = {};
+  last.cards.forEach((c, i) => (cards[(last.leader + i) % st.players] = c));
+  const mine = (held = { game: st.game, cards, winner: last.seat });
+  if (last.seat === st.seat) haptic("notification", "success");
+  setTimeout(() => {
+    if (held !== mine) return;
+    flyTo(frame && frame.parts.trick, mine.winner, st);
+    setTimeout(() => {
+      if (held !== mine) return;
+      held = null;
+      if (state) show(state);
+    }, reducedMotion() ? 0 : FLY_MS);
+  }, HOLD_TRICK_MS);
 }
 
 function trickPart(st, played) {
@@ -624,6 +634,7 @@ function layout(st) {
 let lastTurn = -1; // the move at which the player was last told it is their turn
 
 function show(st) {
+  const before = state;
   state = st;
   app.dataset.move = st.move;
   if (st.over) app.dataset.over = "1";
@@ -631,7 +642,7 @@ function show(st) {
   if (choosing && !legalCards(st).has(choosing)) choosing = null;
   if (confirming && !st.legal.includes(confirming)) confirming = null;
   const parts = layout(st);
-  const played = trickCards(st);
+  const played = trickCards(st, before);
   for (let seat = 0; seat < st.players; seat++) patch(parts[`tag-${relative(seat, st)}`], seatTag(seat, st));
   patch(parts.trick, trickPart(st, played));
   const level = st.level ? `${st.score ? " · " : ""}${esc(T("webapp-level"))}: ${esc(st.level)}` : "";
