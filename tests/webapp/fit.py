@@ -13,7 +13,7 @@ SIZES = (
 # Every hand card and enabled button inside the viewport, no horizontal scroll, no emoji left
 # in the page's text (a phone without a colour emoji font shows empty boxes), and with a
 # result open: its outcome line and buttons in sight without scrolling; on a desktop the table
-# takes most of the window. The list of faults.
+# takes most of the window, the seats apart around it. The list of faults.
 FAULTS = """() => {
   const W = innerWidth, H = innerHeight, bad = [];
   const box = (el) => el.getBoundingClientRect();
@@ -36,6 +36,16 @@ FAULTS = """() => {
     if (!panel.querySelector("#close-result")) bad.push("the result has no close button");
   }
   const felt = document.querySelector(".felt");
+  const seats = [...document.querySelectorAll(".felt .seat")].map(box);
+  const middle = (r) => [r.x + r.width / 2, r.y + r.height / 2];
+  for (const [i, a] of seats.entries()) {
+    const edge = felt && box(felt);
+    if (edge && (a.left < edge.left - 1 || a.right > edge.right + 1)) bad.push(`seat ${i} off`);
+    for (const b of seats.slice(i + 1)) {
+      const [ax, ay] = middle(a), [bx, by] = middle(b);
+      if (Math.hypot(ax - bx, ay - by) < 40) bad.push("two seats in one place");
+    }
+  }
   if (felt && W >= 1000 && box(felt).width < 0.6 * W) bad.push("the table stays small");
   const text = document.body.innerText;
   const emoji = text.match(/\\p{Extended_Pictographic}/u);

@@ -140,6 +140,8 @@ async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 
         ("briscola", 3, {}, "easy"),
         ("cirulla", 2, {}, "easy"),
         ("belota", 4, {"target": 500}, "easy"),
+        ("belota", 3, {"target": 500}, "easy"),
+        ("belota", 2, {"target": 500, "carta_girata": "table"}, "easy"),
     ],
 )
 async def test_whole_game_by_clicking(browser, local, kind, players, rules, level):

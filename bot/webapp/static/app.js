@@ -14,7 +14,7 @@ const initData =
 
 let session = null; // user, language, texts, games
 let state = null; // the seat's state being drawn
-let stream = null; // the live EventSource
+let stream = null; // the live stream ({close})
 let choosing = null; // the card whose capture choices are shown (Cirulla)
 let dismissed = -1; // move number of the deal result the player closed
 let busy = false; // a play is on its way
@@ -189,20 +189,65 @@ function toast(text) {
   toast.timer = setTimeout(() => toastBox.classList.remove("show"), 2600);
 }
 
+// The live stream: server-sent events read through fetch, so that the signed data goes in a
+// header (an EventSource cannot send one, and an address ends up in proxies' logs). A refused
+// or broken stream is tried again with back-off; a game that ended ends its stream.
+const STREAM_RETRY = { first: 1000, max: 30000 };
+
 function listen(gameId) {
   if (stream) stream.close();
-  const init = initData ? `&init=${encodeURIComponent(initData)}` : "";
-  const move = state ? state.move : "";
-  stream = new EventSource(`api/events?game=${gameId}&move=${move}${init}`);
-  stream.onmessage = (event) => {
-    newer(JSON.parse(event.data));
-    document.body.classList.remove("offline");
-  };
-  stream.onopen = () => document.body.classList.remove("offline");
-  stream.onerror = () => {
+  const aborted = new AbortController();
+  let closed = false;
+  stream = { close: () => ((closed = true), aborted.abort()) };
+  const offline = () => {
     if (!document.body.classList.contains("offline")) toast(T("webapp-offline"));
     document.body.classList.add("offline");
   };
+  (async () => {
+    let wait = STREAM_RETRY.first;
+    while (!closed) {
+      try {
+        const move = state && String(state.game) === String(gameId) ? state.move : "";
+        const response = await fetch(`api/events?game=${gameId}&move=${move}`, {
+          headers: { "X-Init-Data": initData },
+          signal: aborted.signal,
+          cache: "no-store",
+        });
+        if (response.ok) {
+          document.body.classList.remove("offline");
+          wait = STREAM_RETRY.first;
+          await readEvents(response.body);
+          if (state && state.over) return;
+        } else if (response.status !== 429 && response.status < 500) {
+          return; // refused for good (signed data, game): asking again would not help
+        }
+      } catch (e) {
+        /* the connection broke: try again */
+      }
+      if (closed) return;
+      offline();
+      await new Promise((done) => setTimeout(done, wait * (1 + Math.random() / 2)));
+      wait = Math.min(wait * 2, STREAM_RETRY.max);
+    }
+  })();
+}
+
+// Server-sent events: blocks split by a blank line, the state in their "data:" lines.
+async function readEvents(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end).split("\n");
+      buffer = buffer.slice(end + 2);
+      const data = block.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6));
+      if (data.length) newer(JSON.parse(data.join("\n")));
+    }
+  }
 }
 
 // The stream and the answer to a play race each other: an older state never replaces a newer.
@@ -318,6 +363,15 @@ function spot(rel, players) {
   return { x: Math.sin(angle), y: Math.cos(angle) };
 }
 
+// The places go to the style through the script: the page's security policy refuses style
+// attributes written in its markup, not properties set on an element.
+function placeIn(root) {
+  for (const el of root.querySelectorAll("[data-sx]")) {
+    el.style.setProperty("--sx", el.dataset.sx);
+    el.style.setProperty("--sy", el.dataset.sy);
+  }
+}
+
 function relative(seat, st) {
   const me = st.seat === null ? 0 : st.seat;
   return (seat - me + st.players) % st.players;
@@ -342,6 +396,8 @@ function seatTag(seat, st) {
     const brooms = scope ? ` · <svg class="sym" aria-hidden="true"><use href="#mScopa"/></svg>×${scope}` : "";
     extra = `<small>${esc(T("webapp-cards"))} ${v.captured[side].length}${brooms}</small>`;
   }
+  // Each for himself (Belòta for two and three): every seat shows its match score.
+  if (st.kind === "belota" && st.players !== 4 && v.scores) extra = `<small class="pts">${v.scores[seat]}</small>`;
   const hidden = me ? "" : backs(sizes[seat] || 0);
   return `<div class="${classes.join(" ")}" data-seat="${seat}"><span class="name">${esc(nameOf(seat, st))}</span>${dealer}${extra}${hidden}</div>`;
 }
@@ -389,7 +445,7 @@ function trickPart(st, played) {
   for (let seat = 0; seat < st.players; seat++) {
     if (!played[seat]) continue;
     const p = spot(relative(seat, st), st.players);
-    html += `<span class="slot" style="--sx:${p.x.toFixed(3)};--sy:${p.y.toFixed(3)}">${card(played[seat], st, "played")}</span>`;
+    html += `<span class="slot" data-sx="${p.x.toFixed(3)}" data-sy="${p.y.toFixed(3)}">${card(played[seat], st, "played")}</span>`;
   }
   return html;
 }
@@ -463,8 +519,20 @@ function centre(st) {
     } else if (v.contract) {
       side = `<div class="deck">${caption(T("webapp-no-trump"))}</div>`;
     }
+    side += shownCards(st);
   }
   return side;
+}
+
+// Cards face up out of play (Belòta for two and three: the bergère, the turned card left on
+// the table), each with its caption, as the server lists them.
+function shownCards(st) {
+  const shown = st.shown || [];
+  if (!shown.length) return "";
+  const cards = shown
+    .map((s) => `<figure class="shown" title="${esc(s.title)}">${card(s.card, st, "small")}<figcaption>${words(esc(s.caption), st)}</figcaption></figure>`)
+    .join("");
+  return `<div class="out-of-play">${cards}</div>`;
 }
 
 function lastLine(st) {
@@ -617,7 +685,7 @@ function layout(st) {
   for (let rel = 0; rel < st.players; rel++) {
     const p = spot(rel, st.players);
     const side = Math.abs(p.x) > 0.5 ? " side" : "";
-    seats += `<div class="seat${side}" style="--sx:${p.x.toFixed(3)};--sy:${p.y.toFixed(3)}"><div class="part" data-part="tag-${rel}"></div></div>`;
+    seats += `<div class="seat${side}" data-sx="${p.x.toFixed(3)}" data-sy="${p.y.toFixed(3)}"><div class="part" data-part="tag-${rel}"></div></div>`;
   }
   app.innerHTML =
     '<div class="screen"><div class="part" data-part="header"></div><div class="part" data-part="notes"></div>' +
@@ -628,6 +696,7 @@ function layout(st) {
   const parts = {};
   for (const el of app.querySelectorAll("[data-part]")) parts[el.dataset.part] = el;
   frame = { key, root: app.firstElementChild, parts };
+  placeIn(app);
   return parts;
 }
 
@@ -644,7 +713,11 @@ function show(st) {
   const parts = layout(st);
   const played = trickCards(st, before);
   for (let seat = 0; seat < st.players; seat++) patch(parts[`tag-${relative(seat, st)}`], seatTag(seat, st));
-  patch(parts.trick, trickPart(st, played));
+  const trick = trickPart(st, played);
+  if (parts.trick._html !== trick) {
+    patch(parts.trick, trick);
+    placeIn(parts.trick);
+  }
   const level = st.level ? `${st.score ? " · " : ""}${esc(T("webapp-level"))}: ${esc(st.level)}` : "";
   const score = st.score || level ? `<div class="score">${st.score ? words(st.score, st) : ""}${level}</div>` : "";
   const newGame = session.local ? `<button type="button" class="link" id="new-game">${esc(T("webapp-new-game"))}</button>` : "";
