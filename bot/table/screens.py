@@ -347,7 +347,7 @@ def hand_screen(
         lines.append(ctx.t("table-cancelled"))
     elif view["is_over"]:
         lines.append(ctx.t("table-over"))
-        lines.append(_winners_line(ctx, game.winners))
+        lines.append(winners_line(ctx, game.winners))
     elif acting:
         keyboard = action_rows(ctx, live, view, game.legal_actions(seat))
     else:
@@ -432,7 +432,7 @@ def announcement_screen(
     over = next((e for e in events if e["type"] == "game_over"), None)
     if over is None:
         return Content("\n".join(lines + extra))
-    lines.append(_winners_line(ctx, over["winners"]))
+    lines.append(winners_line(ctx, over["winners"]))
     rematch = button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))
     return Content("\n".join(lines + extra), InlineKeyboardMarkup([[rematch]]))
 
@@ -462,7 +462,8 @@ def _result_lines(
     return body, closing, extra
 
 
-def _winners_line(ctx: Ctx, winners: list[int]) -> str:
+def winners_line(ctx: Ctx, winners: list[int]) -> str:
+    """The game's outcome: who won ("Vincono Alice e Carla!"), or a draw."""
     if not winners:
         return ctx.t("game-draw")
     names = [ctx.name(s) for s in winners]
