@@ -48,10 +48,19 @@ average, so a p95 under 3 s cannot be had; the figure then measures the queue, n
 With human think times (about 3.0 s on average) the same throughput leaves 50 / 11 - 3.0 =
 1.5 s, and every call a card saves shows in both figures.
 
+``--forum N`` (again for more lines): N games of ``--forum-kind`` (briscola-2) at once, each in
+its own topic of one forum group, under Telegram's limits and the bot's defaults, players
+thinking as humans do (unscaled), on a virtual clock (``tests/virtual_time.py``: the loop's
+clock jumps over its idle waits, so that minutes of play take seconds). Printed per line: the
+cards played, the Bot API calls per card in the group, in private and in all, the group's
+busiest minute of new messages and of all its calls (a forum's topics share the group's 20 a
+minute), the virtual minutes the games took, and the bot's messages left in General (0).
+
     python bench/bot.py [--games 4] [--latency 20] [--scale 0.05] [--kind briscola] [--causes]
                         [--players 4] [--mode human] [--window 3]
     python bench/bot.py --load [--load-games 50] [--load-kind briscola-2] [--load-seconds 30]
                         [--think 1] [--load-warmup 5]
+    python bench/bot.py --forum 2 --forum 4 [--forum-kind briscola-2]
 """
 
 from __future__ import annotations
@@ -533,5 +542,155 @@ async def load(
             print(f"{'':<4}{kind:<30}{count / elapsed:>8.1f}/s{count / state['cards']:>8.2f}/card")
 
 
+class TimedCalls(list):
+    """The fake's call log, with the loop time of each call beside it."""
+
+    def __init__(self, calls: list) -> None:
+        super().__init__(calls)
+        self.times = [0.0] * len(calls)
+
+    def append(self, item: tuple[str, dict]) -> None:
+        super().append(item)
+        self.times.append(asyncio.get_running_loop().time())
+
+
+def busiest_minute(times: list[float]) -> int:
+    """The most of these moments that fall within any 60 seconds."""
+    times = sorted(times)
+    best = first = 0
+    for last, moment in enumerate(times):
+        while moment - times[first] >= 60:
+            first += 1
+        best = max(best, last - first + 1)
+    return best
+
+
+async def forum_table(app, fake, group: dict, users: list, kind: str, players: int, n: int):
+    """One table of a forum: its topic, its lobby, then every press after a human think time
+    (unscaled, on the virtual clock) on a button its player sees; returns the game's id."""
+    svc = app.bot_data["services"]
+    topic = fake.create_topic(group, f"Tavolo {n}", by=users[0])
+    await feed(app, fake.updates[-1])
+    await feed(app, fake.send_text(users[0], group, f"/nuova {kind} {players}", topic=topic))
+    live = await svc.games.in_chat(group["id"], topic)
+
+    async def visible(chat: dict, message_id, wanted) -> tuple | None:
+        while True:
+            if message_id() is not None:
+                message = fake.message(chat, message_id())
+                found = [d for _, d in message.buttons if wanted(d)]
+                if found and not message.deleted:
+                    return message, found
+            await asyncio.sleep(0.05)
+
+    for i, user in enumerate(users[1:], start=1):
+        lobby, join = await visible(
+            group, lambda: live.row.lobby_message_id, lambda d: d[:2] == "j:"
+        )
+        await feed(app, fake.press(user, lobby, join[i % 2] if players == 4 else join[0]))
+    lobby, start = await visible(group, lambda: live.row.lobby_message_id, lambda d: d[:2] == "s:")
+    await feed(app, fake.press(users[0], lobby, start[0]))
+    rng, thinking, ui = random.Random(n), random.Random(100 + n), ui_for(kind)
+    while not live.game.is_over:
+        game = live.game
+        seat = game.current_seat
+        legal = game.legal_actions(seat)
+        i = rng.randrange(len(legal))
+        data = action_callback(live.game_id, game.move_number, legal[i], i)
+        if ui.table_actions(game.view(None)):
+            chat, mid = group, lambda: live.row.table_message_id
+        else:
+            chat, mid = users[seat], lambda s=seat: live.row.seat_row(s).hand_message_id
+        await asyncio.sleep(think_time(thinking))
+        message, _ = await visible(chat, mid, lambda d, data=data: d == data)
+        await feed(app, fake.press(users[seat], message, data))
+    return live.game_id
+
+
+async def forum(tables: int, spec: str) -> None:
+    """``tables`` games of ``spec`` at once, each in its own topic of one forum group, under
+    Telegram's limits and the bot's defaults (20 group calls a minute, 30 calls a second, the
+    group edit window, the private gap), players thinking as humans do: calls per card and the
+    group's busiest minute, on a virtual clock (``tests.virtual_time``) so that it takes
+    seconds."""
+    kind, players = spec.rsplit("-", 1)
+    players = int(players)
+    fake = FakeTelegram()
+    fake.calls = log = TimedCalls(fake.calls)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            telegram_bot_token=fake.token, database_path=Path(tmp) / "forum.db", _env_file=None
+        )
+        app = build_application(settings, FakeRequest(fake), publish_commands=False)
+        await app.initialize()
+        await app.post_init(app)
+        svc = app.bot_data["services"]
+        seeds = itertools.count(11)
+        svc.new_seed = lambda: next(seeds)
+        users = [fake.add_user(f"F{i}", language_code="it") for i in range(tables * players)]
+        group = fake.add_group("Forum", members=users, forum=True)
+        for user in users:
+            await feed(app, fake.start_private(user))
+        began = asyncio.get_running_loop().time()
+        first = len(log)
+        game_ids = await asyncio.gather(
+            *(
+                forum_table(
+                    app, fake, group, users[n * players : (n + 1) * players], kind, players, n
+                )
+                for n in range(tables)
+            )
+        )
+        await svc.renderer.flush()
+        elapsed = asyncio.get_running_loop().time() - began
+        pack = engine.GAMES[kind].pack
+        cards = 0
+        for game_id in game_ids:
+            cards += sum(1 for _, code in await svc.storage.actions(game_id) if code[:2] in pack)
+        group_calls = private = 0
+        new_messages, group_times = [], []
+        for (method, params), moment in zip(log[first:], log.times[first:], strict=True):
+            if method not in MESSAGE_METHODS:
+                continue
+            if params["chat_id"] == group["id"]:
+                group_calls += 1
+                group_times.append(moment)
+                if method == "sendMessage":
+                    new_messages.append(moment)
+            else:
+                private += 1
+        general = len(fake.topic_messages(group, None))
+        await app.shutdown()
+        await app.post_shutdown(app)
+    print(
+        f"{f'{tables} x {spec}':<16}{cards:>7}{group_calls / cards:>12.3f}{private / cards:>14.2f}"
+        f"{(group_calls + private) / cards:>12.2f}{busiest_minute(new_messages):>11}"
+        f"{busiest_minute(group_times):>12}{elapsed / 60:>9.1f}{general:>9}"
+    )
+
+
+async def forums(counts: list[int], spec: str) -> None:
+    """One line per number of tables in one forum group."""
+    print(
+        f"{'forum tables':<16}{'cards':>7}{'group/card':>12}{'private/card':>14}"
+        f"{'total/card':>12}{'new/min':>11}{'group/min':>12}{'minutes':>9}{'general':>9}"
+    )
+    for tables in counts:
+        await forum(tables, spec)
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    if "--forum" in sys.argv:
+        from tests.virtual_time import VirtualTimeLoop
+
+        forum_parser = argparse.ArgumentParser(description="tables in one forum group")
+        forum_parser.add_argument("--forum", type=int, action="append", help="tables (again)")
+        forum_parser.add_argument("--forum-kind", default="briscola-2", help="kind-players")
+        forum_args = forum_parser.parse_args()
+        loop = VirtualTimeLoop()
+        try:
+            loop.run_until_complete(forums(forum_args.forum, forum_args.forum_kind))
+        finally:
+            loop.close()
+    else:
+        asyncio.run(main())

@@ -50,9 +50,10 @@ from bot.core.storage import Storage
 from bot.delivery import Delivery, Limits, Pacing
 from bot.delivery.pacing import ChatRateLimiter
 from bot.language import handlers as language
+from bot.notify import calls as table_calls
 from bot.ratings import results
 from bot.reference import handlers as reference
-from bot.table import inline_play, lobby, play
+from bot.table import inline_play, lobby, play, topics
 from bot.timers import handlers as timers
 from bot.webapp import LOCAL_CHAT
 from bot.webapp import telegram as webapp
@@ -92,6 +93,7 @@ COMMANDS = (
     "glossario",
     "lingua",
     "commento",
+    "avvisami",
 )
 GROUP_COMMANDS = COMMANDS
 PRIVATE_COMMANDS = ("start", "mano", "classifica", "stats", "regole", "glossario", "lingua")
@@ -156,6 +158,12 @@ def register(application: Application) -> None:
     application.add_handler(CallbackQueryHandler(on_press))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     application.add_handler(
+        MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, topics.on_topic_closed)
+    )
+    application.add_handler(
+        MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED, topics.on_topic_reopened)
+    )
+    application.add_handler(
         ChatMemberHandler(lobby.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
     )
 
@@ -209,6 +217,7 @@ FEATURES: tuple[Feature, ...] = (
         computers.teardown,
     ),
     Feature("ratings", results.register, setup=results.setup),
+    Feature("table calls", table_calls.register, setup=table_calls.setup),
     Feature("webapp", setup=webapp.setup, teardown=webapp.teardown),
 )
 

@@ -81,6 +81,8 @@ BLOCKED = "Forbidden: bot was blocked by the user"
 KICKED = "Forbidden: bot was kicked from the {kind} chat"
 NOT_MEMBER = "Forbidden: bot is not a member of the {kind} chat"
 UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
+TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
 TEXT_BUTTONS = (
     "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline "
     "keyboard"
@@ -234,6 +236,9 @@ class FakeMessage:
     pinned: bool = False
     service: dict | None = None
     history: list[tuple[str, dict | None]] = field(default_factory=list)
+    # The forum topic (or, outside topics, the reply thread) the message belongs to.
+    thread_id: int | None = None
+    topic_message: bool = False  # in a forum topic (not General, not a reply thread)
 
     @property
     def from_id(self) -> int | None:
@@ -270,6 +275,10 @@ class FakeMessage:
         if self.sender is not None:
             data["from"] = self.sender
         data["chat"] = self.chat
+        if self.thread_id is not None:
+            data["message_thread_id"] = self.thread_id
+        if self.topic_message:
+            data["is_topic_message"] = True
         if self.via_bot is not None:
             data["via_bot"] = self.via_bot
         if with_reply and self.reply_to is not None:
@@ -318,6 +327,7 @@ class _Chat:
     messages: list[FakeMessage] = field(default_factory=list)
     next_id: int = 1
     migrated_to: int | None = None
+    topics: dict[int, _Topic] = field(default_factory=dict)  # a forum's topics by thread id
 
     @property
     def id(self) -> int:
@@ -329,10 +339,20 @@ class _Chat:
 
     def find(self, message_id: int) -> FakeMessage | None:
         # Message ids only grow, so the index is known: no scan over a long game chat.
-        index = message_id - 1
+        index = message_id - (self.messages[0].message_id if self.messages else 1)
         if 0 <= index < len(self.messages) and self.messages[index].message_id == message_id:
             return self.messages[index]
         return next((m for m in self.messages if m.message_id == message_id), None)
+
+
+@dataclass(eq=False)
+class _Topic:
+    """A forum topic: its thread id is the id of the service message that created it."""
+
+    name: str
+    icon_color: int
+    closed: bool = False
+    deleted: bool = False
 
 
 @dataclass(eq=False)
@@ -754,10 +774,14 @@ class FakeTelegram:
         type: str = "supergroup",
         username: str | None = None,
         bot_member: bool = True,
+        forum: bool = False,
     ) -> dict:
-        """Create a group or supergroup with these members and the bot; returns the Chat."""
+        """Create a group or supergroup with these members and the bot; returns the Chat.
+        ``forum``: a supergroup with topics (``is_forum``; see ``create_topic``)."""
         if type not in ("group", "supergroup"):
             raise ValueError("type is 'group' or 'supergroup'")
+        if forum and type != "supergroup":
+            raise ValueError("only a supergroup can have topics")
         if not title:
             raise ValueError("a group has a non-empty title")
         with self._lock:
@@ -769,7 +793,11 @@ class FakeTelegram:
             data: dict[str, Any] = {"id": chat_id, "type": type, "title": title}
             if username:
                 data["username"] = username
+            if forum:
+                data["is_forum"] = True
             chat = _Chat(data, bot_status="member" if bot_member else "left")
+            if forum:
+                chat.next_id = 2  # 1 is General's id, never a message's the bot can name
             for member in members:
                 chat.members.add(self._user(member).data["id"])
             self._chats[chat_id] = chat
@@ -915,12 +943,135 @@ class FakeTelegram:
             change = self._member_change(chat, actor, old, "member", subject=self.bot_user)
             return self._queue("my_chat_member", change)
 
+    # -------------------------------------------------------------------------- forum topics
+    # A forum supergroup (``add_group(..., forum=True)``) has a General topic, where messages
+    # carry no message_thread_id, and topics made with ``create_topic``. A topic's thread id is
+    # the id of its forum_topic_created service message; every message in it carries that id
+    # and is_topic_message. Sending to General means giving no message_thread_id (General's
+    # own id, 1, is "message thread not found", as for a deleted topic); a closed topic refuses
+    # new messages from the bot (TOPIC_CLOSED: it lacks the right to manage topics), while its
+    # messages can still be edited and deleted; a deleted topic takes its messages with it.
+
+    def create_topic(
+        self, group: dict | int, name: str, *, by: dict | None = None, icon_color: int = 0x6FB9F0
+    ) -> int:
+        """Someone opens a topic in a forum; returns its thread id (the bot gets the
+        forum_topic_created service message, in the topic)."""
+        if not name or len(name) > 128:
+            raise ValueError("a topic's name has 1-128 characters")
+        with self._lock:
+            chat = self._forum(group)
+            thread = chat.next_id
+            chat.topics[thread] = _Topic(name, icon_color)
+            content = {"forum_topic_created": {"name": name, "icon_color": icon_color}}
+            self._topic_service(chat, thread, content, by)
+            return thread
+
+    def close_topic(self, group: dict | int, thread: int, *, by: dict | None = None) -> None:
+        """An administrator closes a topic: only administrators may write there until it
+        reopens (the forum_topic_closed service message goes into the topic)."""
+        with self._lock:
+            chat = self._forum(group)
+            self._live_topic(chat, thread).closed = True
+            self._topic_service(chat, thread, {"forum_topic_closed": {}}, by)
+
+    def reopen_topic(self, group: dict | int, thread: int, *, by: dict | None = None) -> None:
+        """An administrator reopens a closed topic (forum_topic_reopened)."""
+        with self._lock:
+            chat = self._forum(group)
+            self._live_topic(chat, thread).closed = False
+            self._topic_service(chat, thread, {"forum_topic_reopened": {}}, by)
+
+    def delete_topic(self, group: dict | int, thread: int) -> None:
+        """An administrator deletes a topic with all its messages (Telegram sends no update)."""
+        with self._lock:
+            chat = self._forum(group)
+            self._live_topic(chat, thread).deleted = True
+            for msg in chat.messages:
+                if msg.topic_message and msg.thread_id == thread:
+                    msg.deleted = True
+
+    def topic_messages(
+        self, group: dict | int, thread: int | None, *, include_users: bool = False
+    ) -> list[FakeMessage]:
+        """Messages of one topic of a forum in order (``thread`` None: the General topic);
+        only the bot's unless include_users."""
+        return [
+            m
+            for m in self.messages(group, include_users=include_users)
+            if (m.thread_id if m.topic_message else None) == thread
+        ]
+
+    def _forum(self, group: dict | int) -> _Chat:
+        chat = self._group(group)
+        if not chat.data.get("is_forum"):
+            raise ValueError(f"{chat.data['title']} has no topics: add_group(..., forum=True)")
+        return chat
+
+    def _live_topic(self, chat: _Chat, thread: int) -> _Topic:
+        topic = chat.topics.get(thread)
+        if topic is None or topic.deleted:
+            raise LookupError(f"no topic {thread} in {chat.data['title']}")
+        return topic
+
+    def _topic_service(self, chat: _Chat, thread: int, content: dict, by: dict | None) -> None:
+        actor = by or self._someone_in(chat)
+        self._service_message(
+            chat, actor, content, thread, queue=chat.bot_status in ("member", "administrator")
+        )
+
+    def _user_thread(
+        self, chat: _Chat, user_id: int, topic: int | None, replied: FakeMessage | None
+    ) -> tuple[int | None, bool]:
+        """Where a user's message goes: (message_thread_id, is_topic_message)."""
+        if topic is not None:
+            if not chat.data.get("is_forum"):
+                raise ValueError("only a forum has topics")
+            if self._live_topic(chat, topic).closed and user_id not in chat.admins:
+                raise ValueError("the topic is closed: only administrators write there")
+            if replied is not None and (replied.thread_id, replied.topic_message) != (topic, True):
+                raise ValueError("that message is in another topic")
+            return topic, True
+        if replied is None or chat.type != "supergroup":
+            return None, False
+        if replied.topic_message:
+            return replied.thread_id, True  # a reply stays in its message's topic
+        # Outside topics a reply joins its message's reply thread, which Telegram names by the
+        # thread's first message: a message_thread_id without is_topic_message.
+        return replied.thread_id or replied.message_id, False
+
+    def _sent_thread(
+        self, chat: _Chat, p: dict, reply_to: FakeMessage | None
+    ) -> tuple[int | None, bool]:
+        """Where the bot's message goes (sendMessage's message_thread_id), or Telegram's 400."""
+        thread = p.get("message_thread_id")
+        forum = bool(chat.data.get("is_forum"))
+        if thread is None and reply_to is not None and reply_to.topic_message:
+            thread = reply_to.thread_id  # a reply goes into its message's topic
+        if thread is None:
+            return None, False
+        topic = chat.topics.get(thread) if forum else None
+        if topic is None or topic.deleted:
+            raise ApiError(400, THREAD_NOT_FOUND)
+        if reply_to is not None and (reply_to.thread_id, reply_to.topic_message) != (thread, True):
+            raise ApiError(400, REPLY_NOT_FOUND)
+        if topic.closed:
+            raise ApiError(400, TOPIC_CLOSED)
+        return thread, True
+
     # ------------------------------------------------------------------------- user actions
 
     def send_text(
-        self, user: dict, chat: dict | int | None, text: str, *, reply_to: Any = None
+        self,
+        user: dict,
+        chat: dict | int | None,
+        text: str,
+        *,
+        reply_to: Any = None,
+        topic: int | None = None,
     ) -> dict | None:
-        """The user writes `text` in a group or in the private chat (`chat` = the user or None).
+        """The user writes `text` in a group or in the private chat (`chat` = the user or None);
+        in a forum, `topic` is the thread id of the topic written in (None: General).
 
         Returns the queued message update, or None when Telegram would not deliver it to the
         bot (privacy mode, or the bot is not in the group).
@@ -943,7 +1094,8 @@ class FakeTelegram:
                 if target.migrated_to is not None:
                     raise ValueError("this group was upgraded: write in the supergroup")
             replied = self._resolve_message(reply_to) if reply_to is not None else None
-            return self._user_message(record, target, text, reply_to=replied)
+            thread = self._user_thread(target, record.data["id"], topic, replied)
+            return self._user_message(record, target, text, reply_to=replied, thread=thread)
 
     def press(self, user: dict, message: Any, callback_data: str) -> dict:
         """The user presses an inline button carrying `callback_data` on a message."""
@@ -1050,13 +1202,19 @@ class FakeTelegram:
         return None
 
     def choose_inline_result(
-        self, user: dict, update: dict, result_id: str, *, chat: dict | int | None = None
+        self,
+        user: dict,
+        update: dict,
+        result_id: str,
+        *,
+        chat: dict | int | None = None,
+        topic: int | None = None,
     ) -> FakeMessage:
         """The user picks one of the bot's answers to an inline query and sends it.
 
         `chat` is where it lands if the bot can see that chat (else the message exists only as
-        an inline message). A result with an inline keyboard gets an inline_message_id, which
-        is how the bot edits it later.
+        an inline message), in the forum topic `topic` if given. A result with an inline
+        keyboard gets an inline_message_id, which is how the bot edits it later.
         """
         with self._lock:
             record = self._user(user)
@@ -1091,6 +1249,8 @@ class FakeTelegram:
                 chat=target.data if target else None,
                 via_bot=self.bot_user,
             )
+            if target is not None:
+                msg.thread_id, msg.topic_message = self._user_thread(target, uid, topic, None)
             if markup:
                 msg.inline_message_id = f"AQAAA{self._new_query_id()}"
                 self._inline_messages[msg.inline_message_id] = msg
@@ -1501,7 +1661,12 @@ class FakeTelegram:
         return copy.deepcopy(update)
 
     def _user_message(
-        self, record: _User, chat: _Chat, text: str, reply_to: FakeMessage | None = None
+        self,
+        record: _User,
+        chat: _Chat,
+        text: str,
+        reply_to: FakeMessage | None = None,
+        thread: tuple[int | None, bool] = (None, False),
     ) -> dict | None:
         msg = FakeMessage(
             message_id=chat.next_id,
@@ -1515,6 +1680,8 @@ class FakeTelegram:
             date=self.now(),
             chat=chat.data,
             reply_to=reply_to,
+            thread_id=thread[0],
+            topic_message=thread[1],
         )
         chat.messages.append(msg)
         chat.next_id += 1
@@ -1536,7 +1703,15 @@ class FakeTelegram:
                 return True
         return any(m[1].lower() == name for m in _MENTION.finditer(msg.text))
 
-    def _service_message(self, chat: _Chat, actor: dict | None, content: dict) -> None:
+    def _service_message(
+        self,
+        chat: _Chat,
+        actor: dict | None,
+        content: dict,
+        thread: int | None = None,
+        *,
+        queue: bool = True,
+    ) -> FakeMessage:
         msg = FakeMessage(
             message_id=chat.next_id,
             chat_id=chat.id,
@@ -1549,10 +1724,14 @@ class FakeTelegram:
             date=self.now(),
             chat=chat.data,
             service=content,
+            thread_id=thread,
+            topic_message=thread is not None,
         )
         chat.messages.append(msg)
         chat.next_id += 1
-        self._queue("message", msg.to_dict())
+        if queue:
+            self._queue("message", msg.to_dict())
+        return msg
 
     def _member_dict(self, chat: _Chat, user: dict, status: str) -> dict:
         if status == "administrator":
@@ -1833,6 +2012,7 @@ class FakeTelegram:
         self._check_web_app(markup, chat.type == "private")
         self._check_text(text)
         reply_to = self._reply_target(chat, p)
+        thread_id, in_topic = self._sent_thread(chat, p, reply_to)
         msg = FakeMessage(
             message_id=chat.next_id,
             chat_id=chat.id,
@@ -1846,6 +2026,8 @@ class FakeTelegram:
             chat=chat.data,
             reply_to=reply_to,
             protected=bool(p.get("protect_content")),
+            thread_id=thread_id,
+            topic_message=in_topic,
         )
         chat.messages.append(msg)
         chat.next_id += 1

@@ -46,6 +46,8 @@ from tests.fake_telegram import (
     EDIT_NOT_FOUND,
     NOT_MODIFIED,
     QUERY_TOO_OLD,
+    THREAD_NOT_FOUND,
+    TOPIC_CLOSED,
     FakeRequest,
     FakeTelegram,
 )
@@ -810,3 +812,116 @@ def test_web_app_buttons_only_in_private_chats_and_over_https(fake):
     plain = {"inline_keyboard": [[{**button, "web_app": {"url": "http://table.example/"}}]]}
     status, body = send(fake, user, "hand", reply_markup=plain)
     assert status == 400 and "Only HTTPS links are allowed" in body["description"]
+
+
+# --------------------------------------------------------------------------- forum topics
+# "message_thread_id: Unique identifier for the target message thread (topic) of the forum; for
+# forum supergroups only"; "is_topic_message: True, if the message is sent to a topic in a forum
+# supergroup"; editMessageText has no message_thread_id: a message stays where it was sent.
+
+
+@pytest.fixture
+def forum(fake: FakeTelegram) -> dict:
+    alice = fake.add_user("Alice", language_code="it")
+    bob = fake.add_user("Bob", language_code="en")
+    group = fake.add_group("Carte", members=[alice, bob], forum=True)
+    fake.set_admin(group, alice, owner=True)
+    briscola = fake.create_topic(group, "Briscola", by=alice)
+    belota = fake.create_topic(group, "Belòta", by=alice)
+    return {"alice": alice, "bob": bob, "group": group, "briscola": briscola, "belota": belota}
+
+
+async def test_a_forum_says_so_and_a_topic_is_named_by_its_creation_message(fake, forum, bot):
+    chat = await bot.get_chat(forum["group"]["id"])
+    assert chat.is_forum
+    created = Update.de_json(fake.updates[0], bot).effective_message
+    assert created.forum_topic_created.name == "Briscola"
+    assert created.message_thread_id == created.message_id == forum["briscola"]
+    assert created.is_topic_message
+
+
+async def test_users_messages_carry_their_topic_and_general_carries_none(fake, forum, bot):
+    group = forum["group"]
+    in_topic = fake.send_text(forum["bob"], group, "/nuova", topic=forum["belota"])["message"]
+    assert (in_topic["message_thread_id"], in_topic["is_topic_message"]) == (forum["belota"], True)
+    general = fake.send_text(forum["bob"], group, "/nuova")["message"]
+    assert "message_thread_id" not in general and "is_topic_message" not in general
+    # PTB's reply in a topic message goes into that topic by itself.
+    message = Update.de_json({"update_id": 1, "message": in_topic}, bot).message
+    reply = await message.reply_text("ok", do_quote=False)
+    assert reply.message_thread_id == forum["belota"] and reply.is_topic_message
+    assert fake.topic_messages(group, forum["belota"])[-1].text == "ok"
+
+
+async def test_a_reply_in_general_has_a_reply_thread_that_is_no_topic(fake, forum, bot):
+    group = forum["group"]
+    sent = await bot.send_message(group["id"], "lobby")
+    update = fake.send_text(forum["bob"], group, "eccomi", reply_to=sent)
+    message = Update.de_json(update, bot).message
+    assert message.message_thread_id == sent.message_id and not message.is_topic_message
+    answer = await message.reply_text("ciao", do_quote=False)
+    assert answer.message_thread_id is None  # back in General, not in a "thread"
+    with pytest.raises(BadRequest, match="essage thread not found"):
+        await bot.send_message(group["id"], "x", message_thread_id=message.message_thread_id)
+
+
+async def test_the_bot_writes_in_a_topic_by_its_thread_id_and_in_general_without(fake, forum, bot):
+    group = forum["group"]
+    in_topic = await bot.send_message(group["id"], "tavolo", message_thread_id=forum["briscola"])
+    assert in_topic.is_topic_message and in_topic.message_thread_id == forum["briscola"]
+    await bot.send_message(group["id"], "generale")
+    assert [m.text for m in fake.topic_messages(group, None)] == ["generale"]
+    assert [m.text for m in fake.topic_messages(group, forum["briscola"])] == ["tavolo"]
+    # General has no thread id to give: its id 1 is "not found", as any unknown thread.
+    for thread in (1, 999):
+        with pytest.raises(BadRequest, match="essage thread not found"):
+            await bot.send_message(group["id"], "x", message_thread_id=thread)
+    plain = fake.add_group("Senza argomenti", members=[forum["alice"]])
+    with pytest.raises(BadRequest, match="essage thread not found"):
+        await bot.send_message(plain["id"], "x", message_thread_id=forum["briscola"])
+    # An edit names only the chat and the message: it stays in its topic.
+    await bot.edit_message_text("tavolo 2", group["id"], in_topic.message_id)
+    assert fake.topic_messages(group, forum["briscola"])[0].text == "tavolo 2"
+
+
+async def test_a_closed_topic_refuses_new_messages_until_it_reopens(fake, forum, bot):
+    group, thread = forum["group"], forum["briscola"]
+    table = await bot.send_message(group["id"], "tavolo", message_thread_id=thread)
+    fake.close_topic(group, thread)
+    closed = fake.updates[-1]["message"]
+    assert "forum_topic_closed" in closed and closed["message_thread_id"] == thread
+    with pytest.raises(BadRequest, match=r"(?i)topic_closed"):
+        await bot.send_message(group["id"], "risultato", message_thread_id=thread)
+    assert fake.errors[-1].description == TOPIC_CLOSED
+    with pytest.raises(ValueError, match="closed"):
+        fake.send_text(forum["bob"], group, "ci sono", topic=thread)
+    fake.send_text(forum["alice"], group, "chiuso per ora", topic=thread)  # an administrator
+    await bot.edit_message_text("tavolo 2", group["id"], table.message_id)  # edits still go
+    await bot.send_message(group["id"], "altrove", message_thread_id=forum["belota"])
+    fake.reopen_topic(group, thread)
+    assert "forum_topic_reopened" in fake.updates[-1]["message"]
+    await bot.send_message(group["id"], "risultato", message_thread_id=thread)
+
+
+async def test_a_deleted_topic_takes_its_messages_and_its_thread_is_not_found(fake, forum, bot):
+    group, thread = forum["group"], forum["belota"]
+    table = await bot.send_message(group["id"], "tavolo", message_thread_id=thread)
+    fake.delete_topic(group, thread)
+    assert all(m.deleted for m in fake.topic_messages(group, thread, include_users=True))
+    with pytest.raises(BadRequest, match="essage thread not found"):
+        await bot.send_message(group["id"], "risultato", message_thread_id=thread)
+    assert fake.errors[-1].description == THREAD_NOT_FOUND
+    with pytest.raises(BadRequest, match="essage to edit not found"):
+        await bot.edit_message_text("x", group["id"], table.message_id)
+    with pytest.raises(LookupError):
+        fake.close_topic(group, thread)
+    await bot.send_message(group["id"], "generale")  # the forum goes on
+
+
+def test_only_a_forum_supergroup_has_topics(fake, people):
+    with pytest.raises(ValueError, match="no topics"):
+        fake.create_topic(people["group"], "Briscola")
+    with pytest.raises(ValueError, match="supergroup"):
+        fake.add_group("Vecchio", type="group", forum=True)
+    with pytest.raises(ValueError, match="only a forum"):
+        fake.send_text(people["alice"], people["group"], "x", topic=5)

@@ -79,7 +79,7 @@ async def set_commentary(storage: Storage, chat_id: int, on: bool) -> None:
 
 
 async def open_game_ids(storage: Storage, chat_id: int) -> list[int]:
-    """The chat's lobby or game in progress (at most one), as ids."""
+    """The chat's lobbies and games in progress (one per forum topic), as ids."""
     marks = ", ".join("?" for _ in OPEN_STATUSES)
     cur = await storage.conn.execute(
         f"SELECT game_id FROM games WHERE chat_id = ? AND status IN ({marks})",

@@ -23,7 +23,7 @@ Within = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 
 class ChatBusy(Exception):
-    """The group already has a lobby or a game in progress."""
+    """The group (or the forum topic) already has a lobby or a game in progress."""
 
 
 class StaleMove(Exception):
@@ -60,18 +60,20 @@ class GamePlay:
                 raise StaleMove(game_id)
 
     async def create_rematch(self, old: GameRow, seed: int, dealer: int) -> int:
-        """The same table again, in one transaction: same group, game, house rules and seats,
-        started at once. Raise ChatBusy if the group already has a lobby or a game."""
+        """The same table again, in one transaction: same group and topic, game, house rules
+        and seats, started at once. Raise ChatBusy if that place already has a lobby or a
+        game."""
         now = db_now()
         try:
             async with self.transaction() as conn:
                 cur = await conn.execute(
-                    """INSERT INTO games (chat_id, chat_title, kind, players, rules, seed, dealer,
-                           status, creator_id, creator_name, lang, rematch_of, created_at,
-                           started_at)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)""",
+                    """INSERT INTO games (chat_id, thread_id, chat_title, kind, players, rules,
+                           seed, dealer, status, creator_id, creator_name, lang, rematch_of,
+                           created_at, started_at)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)""",
                     (
                         old.chat_id,
+                        old.thread_id,
                         old.chat_title,
                         old.kind,
                         old.players,
@@ -212,4 +214,9 @@ class GamePlay:
                 "UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?",
                 (new_chat_id, old_chat_id),
             )
+            for table in ("table_calls", "table_calls_sent"):
+                await conn.execute(
+                    f"UPDATE OR REPLACE {table} SET chat_id = ? WHERE chat_id = ?",
+                    (new_chat_id, old_chat_id),
+                )
         self.settings_cache.clear()

@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any
 
 import engine
-from bot.core.storage import GameRow, Storage
+from bot.core.storage import OPEN_STATUSES, GameRow, Storage
 from bot.games import ui_for
 
 # Events kept in memory for the table and the results (a few deals of any game: a Cirulla
@@ -138,12 +138,14 @@ class Games:
         # Another coroutine may have loaded it meanwhile; keep the first.
         return self._live.setdefault(game_id, live)
 
-    async def in_chat(self, chat_id: int) -> LiveGame | None:
-        """The open lobby or game of a group, or None."""
+    async def in_chat(self, chat_id: int, thread_id: int = 0) -> LiveGame | None:
+        """The open lobby or game of a group or forum topic (``thread_id``; 0: a plain group
+        or General), or None."""
         for live in self._live.values():
-            if live.row.chat_id == chat_id and live.row.status in ("lobby", "active"):
+            row = live.row
+            if (row.chat_id, row.thread_id) == (chat_id, thread_id) and row.status in OPEN_STATUSES:
                 return live
-        row = await self.storage.open_game_in_chat(chat_id)
+        row = await self.storage.open_game_in_chat(chat_id, thread_id)
         if row is None:
             return None
         return await self.get(row.game_id)

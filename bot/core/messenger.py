@@ -3,7 +3,9 @@
 ``show`` brings a message to a given content: it edits in place, skips the call when the
 content is already there, ignores "message is not modified", and sends the message again when
 the old one is gone. Errors that the caller must act on (``Forbidden``: the user blocked the bot
-or never opened the chat; ``ChatMigrated``: the group became a supergroup) are raised.
+or never opened the chat; ``ChatMigrated``: the group became a supergroup; a forum topic closed
+or deleted, ``is_topic_gone``) are raised. A message goes into a forum topic when given its
+thread id; an edit names only the chat and the message (it stays where it was sent).
 """
 
 from __future__ import annotations
@@ -45,6 +47,13 @@ def is_not_modified(exc: BadRequest) -> bool:
     return "message is not modified" in exc.message.lower()
 
 
+def is_topic_gone(exc: BadRequest) -> bool:
+    """Whether Telegram refused a message because its forum topic was closed ("TOPIC_CLOSED")
+    or deleted ("message thread not found")."""
+    text = exc.message.lower()
+    return "topic_closed" in text or "message thread not found" in text
+
+
 def is_lost(exc: BadRequest) -> bool:
     """Whether Telegram refused an edit because the message cannot be edited any more."""
     text = exc.message.lower()
@@ -68,10 +77,13 @@ class Messenger:
         self.bot = bot
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls = 0  # Bot API calls made through this messenger, for the benchmark
-        self.latest: dict[int, int] = {}  # chat id -> the newest message sent there
+        # (chat id, topic) -> the newest message sent there (a topic's thread id, or 0)
+        self.latest: dict[tuple[int, int], int] = {}
 
-    async def send(self, chat_id: int, content: Content) -> int:
-        """Send a new message; return its id."""
+    async def send(self, chat_id: int, content: Content, thread_id: int | None = None) -> int:
+        """Send a new message, into the forum topic ``thread_id`` if given (None or 0: a plain
+        chat, or a forum's General topic, which Telegram names by no thread id); return its
+        id."""
         self.calls += 1
         message = await self.bot.send_message(
             chat_id,
@@ -79,20 +91,33 @@ class Messenger:
             parse_mode=ParseMode.HTML,
             reply_markup=content.markup,
             link_preview_options=NO_PREVIEW,
+            message_thread_id=thread_id or None,
         )
         self._shown[(chat_id, message.message_id)] = content.key()
-        self.latest[chat_id] = max(self.latest.get(chat_id, 0), message.message_id)
+        place = (chat_id, thread_id or 0)
+        self.latest[place] = max(self.latest.get(place, 0), message.message_id)
         return message.message_id
+
+    def newest(self, chat_id: int, thread_id: int | None = None) -> int | None:
+        """The newest message the bot sent to a chat (or to one of its forum topics)."""
+        return self.latest.get((chat_id, thread_id or 0))
 
     def shows(self, chat_id: int, message_id: int | None, content: Content) -> bool:
         """Whether the message is known to show ``content`` already (no call needed)."""
         return message_id is not None and self._shown.get((chat_id, message_id)) == content.key()
 
-    async def show(self, chat_id: int, message_id: int | None, content: Content) -> int:
-        """Make ``message_id`` show ``content`` (edit), or send it anew if there is no message
-        or it is lost; return the id of the message that now shows it."""
+    async def show(
+        self,
+        chat_id: int,
+        message_id: int | None,
+        content: Content,
+        thread_id: int | None = None,
+    ) -> int:
+        """Make ``message_id`` show ``content`` (edit), or send it anew (into the forum topic
+        ``thread_id``) if there is no message or it is lost; return the id of the message that
+        now shows it."""
         if message_id is None:
-            return await self.send(chat_id, content)
+            return await self.send(chat_id, content, thread_id)
         if self.shows(chat_id, message_id, content):
             return message_id
         key = content.key()
@@ -113,7 +138,7 @@ class Messenger:
             if is_lost(exc):
                 log.info("message %s in chat %s is gone; sending it again", message_id, chat_id)
                 self.forget(chat_id, message_id)
-                return await self.send(chat_id, content)
+                return await self.send(chat_id, content, thread_id)
             raise
         self._shown[(chat_id, message_id)] = key
         return message_id

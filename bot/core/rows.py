@@ -42,6 +42,8 @@ class GameRow:
     winners: list[int] | None
     scores: list[Any] | None
     rematch_of: int | None
+    # The forum topic the table lives in (its message_thread_id); 0: a plain group, or General.
+    thread_id: int = 0
     seats: list[SeatRow] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -83,7 +85,7 @@ class OutboxRow:
 GAME_COLUMNS = (
     "game_id, chat_id, chat_title, kind, players, rules, seed, dealer, status, creator_id,"
     " creator_name, lang, move_number, lobby_message_id, table_message_id, winners, scores,"
-    " rematch_of"
+    " rematch_of, thread_id"
 )
 
 
@@ -108,4 +110,5 @@ def game_from_row(row: Sequence[Any]) -> GameRow:
         winners=json.loads(row[15]) if row[15] is not None else None,
         scores=json.loads(row[16]) if row[16] is not None else None,
         rematch_of=row[17],
+        thread_id=row[18],
     )

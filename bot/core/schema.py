@@ -221,6 +221,38 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             "ALTER TABLE seats ADD COLUMN hand_turn INTEGER",
         ],
     ),
+    (
+        7,
+        "a table lives in a chat and a forum topic: one lobby or game open per topic",
+        [
+            # The forum topic's thread id; 0 (not NULL, which a unique index never counts as
+            # equal) for a plain group and a forum's General topic. Open games keep 0.
+            "ALTER TABLE games ADD COLUMN thread_id INTEGER NOT NULL DEFAULT 0",
+            "DROP INDEX games_one_open_per_chat",
+            """CREATE UNIQUE INDEX games_one_open_per_topic ON games (chat_id, thread_id)
+                WHERE status IN ('lobby', 'active')""",
+        ],
+    ),
+    (
+        8,
+        "who asked to be told in private when a table opens in a group or topic (/avvisami)",
+        [
+            """CREATE TABLE table_calls (
+                chat_id INTEGER NOT NULL,
+                thread_id INTEGER NOT NULL DEFAULT 0,  -- as games.thread_id
+                user_id INTEGER NOT NULL,
+                asked_at TEXT NOT NULL,
+                PRIMARY KEY (chat_id, thread_id, user_id)
+            )""",
+            # When each person was last told about a table of a group (at most one an hour).
+            """CREATE TABLE table_calls_sent (
+                chat_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                sent_at REAL NOT NULL,  -- seconds since the epoch
+                PRIMARY KEY (chat_id, user_id)
+            )""",
+        ],
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -23,6 +23,7 @@ from bot.core.extras import Extras
 from bot.core.i18n import Translator
 from bot.core.live import Games, LiveGame
 from bot.core.messenger import Messenger
+from bot.core.places import ShutTopics
 from bot.core.storage import Storage, Within
 from bot.core.users import Users
 
@@ -36,6 +37,9 @@ GameListener = Callable[["Services", LiveGame, list[dict[str, Any]]], Awaitable[
 # They get the game as it ends: the live game moves on to it only once the commit succeeded.
 # ``game.is_over`` tells a finished game from a cancelled one.
 ResultHook = Callable[[aiosqlite.Connection, LiveGame, engine.Game], Awaitable[None]]
+# Called once a table opens with its game chosen (a lobby people can sit at), after the lobby
+# was committed; the call for the next game (``/avvisami``) listens.
+TableHook = Callable[["Services", LiveGame], Awaitable[None]]
 
 
 class Renderer(Protocol):
@@ -78,6 +82,10 @@ class Services:
     # Writes in the transaction of every committed action (a turn timer armed for the next
     # turn), so that no second commit follows it; hooks get the game as the action left it.
     action_hooks: list[ResultHook] = field(default_factory=list)
+    # Told when a table opens with its game chosen (``TableHook``).
+    opened_hooks: list[TableHook] = field(default_factory=list)
+    # The forum topics whose tables' group messages wait (closed or deleted topics).
+    topics: ShutTopics = field(default_factory=ShutTopics)
     # What feature packages add to the table's screens (``bot.core.extras``).
     extras: Extras = field(default_factory=Extras)
     # Where new games get their seed; tests replace it to replay the same deals.
@@ -101,6 +109,11 @@ class Services:
         and of the result hooks if it ended it, for storage's ``within``."""
         ended = self.result_hooks if game.is_over else []
         return _writer(self.action_hooks + ended, live, game)
+
+    async def table_opened(self, live: LiveGame) -> None:
+        """Tell whoever waits for a table that one opened (its game chosen)."""
+        for hook in self.opened_hooks:
+            await hook(self, live)
 
     async def notify_listeners(self, live: LiveGame, events: list[dict[str, Any]]) -> None:
         """Tell computer players, timers and the like that a game changed."""

@@ -235,16 +235,19 @@ class Storage(GamePlay):
         players: int | None = None,
         rules: dict[str, Any] | None = None,
         rematch_of: int | None = None,
+        thread_id: int = 0,
     ) -> int:
-        """Open a lobby in a group; raise ChatBusy if the group already has one or a game."""
+        """Open a lobby in a group or forum topic (``thread_id``; 0: a plain group, General);
+        raise ChatBusy if that place already has one or a game."""
         try:
             async with self.transaction() as conn:
                 cur = await conn.execute(
-                    """INSERT INTO games (chat_id, chat_title, kind, players, rules, status,
-                           creator_id, creator_name, lang, rematch_of, created_at)
-                       VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)""",
+                    """INSERT INTO games (chat_id, thread_id, chat_title, kind, players, rules,
+                           status, creator_id, creator_name, lang, rematch_of, created_at)
+                       VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)""",
                     (
                         chat_id,
+                        thread_id,
                         chat_title,
                         kind,
                         players,
@@ -276,11 +279,12 @@ class Storage(GamePlay):
         game.seats = await self._seats(game_id)
         return game
 
-    async def open_game_in_chat(self, chat_id: int) -> GameRow | None:
-        """The group's lobby or game in progress, or None."""
+    async def open_game_in_chat(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
+        """The lobby or game in progress of a group or forum topic, or None."""
         cur = await self.conn.execute(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND status IN ('lobby', 'active')",
-            (chat_id,),
+            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND thread_id = ?"
+            " AND status IN ('lobby', 'active')",
+            (chat_id, thread_id),
         )
         row = await cur.fetchone()
         if row is None:

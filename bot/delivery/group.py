@@ -12,7 +12,11 @@ window never holds a table that carries buttons for the player to act, or still 
 (Belòta's bids: the next bidder must see theirs at once, and the bids go away with the last
 one), a lobby, or the last state of a finished or cancelled game.
 
-``where`` is the one place that decides where a game's group messages go.
+``where`` is the one place that decides where a game's group messages go: its chat and, in a
+forum supergroup, its topic. A topic closed or deleted refuses new messages ("TOPIC_CLOSED",
+"message thread not found"): it is then shut (``svc.topics``), and the game's group messages
+wait, without a retry at every move, until it reopens (``bot.table.topics``), when the table
+comes back below after the results that waited.
 """
 
 from __future__ import annotations
@@ -21,10 +25,11 @@ import asyncio
 import contextlib
 import logging
 
-from telegram.error import ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from bot.core.live import RECENT_EVENTS, LiveGame
-from bot.core.messenger import Content
+from bot.core.messenger import Content, is_topic_gone
+from bot.core.places import Place
 from bot.core.rows import GameRow
 from bot.core.services import Services
 from bot.delivery.pacing import Pacing
@@ -51,9 +56,17 @@ class Group:
         self._brought_down: dict[int, float] = {}  # game id -> loop time it last went down
 
     @staticmethod
-    def where(row: GameRow) -> int:
-        """The chat a game's group messages go to."""
-        return row.chat_id
+    def where(row: GameRow) -> Place:
+        """Where a game's group messages go: its chat, and its forum topic."""
+        return Place(row.chat_id, row.thread_id)
+
+    def _tables_playing(self, chat_id: int) -> int:
+        """How many games are being played in a chat (one per forum topic)."""
+        return sum(g.row.chat_id == chat_id and g.active for g in self.svc.games.loaded())
+
+    def shut(self, row: GameRow) -> bool:
+        """Whether the game's topic refuses messages for now (closed or deleted)."""
+        return self.svc.topics.is_shut(row.chat_id, row.thread_id)
 
     def want_down(self, game_id: int) -> bool:
         """Ask for the game's live message to go to the bottom of the group; False when it
@@ -77,7 +90,7 @@ class Group:
             return 0.0
         if live.serial - self.table_log.drawn_at(live) > RECENT_EVENTS // 2:
             return 0.0  # far behind: drawn while its moves are still kept
-        return self.pacing.group_wait(self.where(live.row))
+        return self.pacing.group_wait(live.game_id, self._tables_playing(live.row.chat_id))
 
     async def current(self, snap: Snapshot) -> bool:
         """Whether the group's table already shows the game as it is (nothing moved since its
@@ -94,13 +107,15 @@ class Group:
             content = screens.table_screen(
                 self.svc.tr, live, since, unreachable(live), self.svc.extras
             )
-        return self.svc.messenger.shows(self.where(row), row.table_message_id, content)
+        return self.svc.messenger.shows(row.chat_id, row.table_message_id, content)
 
     async def draw(self, snap: Snapshot) -> bool:
         """Make the group's messages show the game: the lobby, or the deals' results waiting
         in the outbox and then the table. False when the table is to be drawn again (a deal
         ended while the outbox was read: its result comes first)."""
         live = snap.live
+        if self.shut(live.row):
+            return True  # its topic is closed: everything waits for it to reopen
         if snap.game_id in self._bring_down:
             self._bring_down.discard(snap.game_id)
             await self.take_down(live)
@@ -113,23 +128,32 @@ class Group:
         return await self._draw_table(live, serial)
 
     async def show(self, live: LiveGame, message_id: int | None, content: Content) -> int | None:
-        """Show content in the game's group; follow a group that became a supergroup."""
+        """Show content in the game's group (in its topic); follow a group that became a
+        supergroup; a topic closed or deleted is shut, and the message waits."""
         row = live.row
         messenger = self.svc.messenger
         calls = messenger.calls
+        place = self.where(row)
         try:
-            return await messenger.show(self.where(row), message_id, content)
+            return await messenger.show(place.chat_id, message_id, content, place.thread_id)
+        except BadRequest as exc:
+            if not is_topic_gone(exc):
+                raise
+            log.info("topic %s of group %s refused: %s", row.thread_id, row.chat_id, exc)
+            self.svc.topics.shut(row.chat_id, row.thread_id)
+            return message_id
         except ChatMigrated as exc:
             await self.svc.storage.move_chat(row.chat_id, exc.new_chat_id)
             row.chat_id = exc.new_chat_id
-            # Messages of the old group cannot be edited in the new one: send anew.
-            return await messenger.show(self.where(row), None, content)
+            # Messages of the old group cannot be edited in the new one: send anew (a basic
+            # group has no topics).
+            return await messenger.show(row.chat_id, None, content)
         except Forbidden as exc:
             log.warning("cannot write to group %s: %s", row.chat_id, exc)
             return message_id
         finally:
             if messenger.calls != calls:  # an idle edit, skipped, does not open a window
-                self.pacing.group_called(self.where(row))
+                self.pacing.group_called(row.game_id)
 
     async def take_down(self, live: LiveGame) -> None:
         """Delete the group's live message of a game (or, if Telegram no longer allows it,
@@ -144,7 +168,7 @@ class Group:
             await self.svc.storage.set_lobby_message(row.game_id, None)
         else:
             await self._table_gone(row)
-        if not await self.svc.messenger.delete_many(self.where(row), [old]):
+        if not await self.svc.messenger.delete_many(row.chat_id, [old]):
             ctx = screens.make_ctx(self.svc.tr, row.lang, live)
             with contextlib.suppress(TelegramError):
                 await self.show(live, old, Content(ctx.t("table-moved")))
@@ -210,12 +234,14 @@ class Group:
                 self.svc.tr, live, events, item.payload["view"], self.svc.extras
             )
             old = row.table_message_id
-            if old is not None and self.svc.messenger.latest.get(self.where(row)) == old:
-                # The ended deal's table is the bot's latest message: it becomes the result,
-                # and the next table is sent below it.
+            if old is not None and self.svc.messenger.newest(*self.where(row)) == old:
+                # The ended deal's table is the bot's latest message (in its topic): it
+                # becomes the result, and the next table is sent below it.
                 await self.show(live, old, content)
             else:
                 await self.show(live, None, content)
+                if self.shut(row):
+                    return  # refused: the result waits in the outbox for the topic to reopen
                 if old is not None:
                     await self.take_down(live)
             if row.table_message_id is not None:
@@ -227,7 +253,8 @@ class Group:
         row = live.row
         for mid in (row.lobby_message_id, row.table_message_id):
             if mid is not None:
-                self.svc.messenger.forget(self.where(row), mid)
+                self.svc.messenger.forget(row.chat_id, mid)
+        self.pacing.forget_group(row.game_id)
         self._acting.discard(row.game_id)
         self._bring_down.discard(row.game_id)
         self.table_log.forget(row.game_id)

@@ -373,7 +373,7 @@ class Pacing:
         self.window = window  # seconds between two table edits in one group
         self.private_gap = private_gap  # seconds between two messages sent to a private chat
         self.budget = budget
-        self._last_group: dict[int, float] = {}  # chat id -> loop time of its latest call
+        self._last_group: dict[int, float] = {}  # game id -> loop time of its latest group call
         self._last_private: dict[int, float] = {}  # user id -> loop time of the latest send
         self._hurry = 0  # flushes under way
         # A game's place in the budget (under its task's wake event), kept between two tries.
@@ -393,19 +393,25 @@ class Pacing:
         finally:
             self._hurry -= 1
 
-    def group_wait(self, chat_id: int) -> float:
-        """Seconds a table edit in this chat waits for the end of the group's window (0 or less:
-        it may go)."""
+    def group_wait(self, game_id: int, tables: int = 1) -> float:
+        """Seconds a game's table edit waits for the end of its window (0 or less: it may go).
+        The tables playing in one group (one per forum topic) share its budget: each one's
+        window is the group's times their number, so that together they edit no more often
+        than one table alone, and each gets its share."""
         if self.window <= 0 or self._hurry:
             return 0.0
-        last = self._last_group.get(chat_id)
+        last = self._last_group.get(game_id)
         if last is None:
             return 0.0
-        return last + self.window - asyncio.get_running_loop().time()
+        return last + self.window * max(1, tables) - asyncio.get_running_loop().time()
 
-    def group_called(self, chat_id: int) -> None:
-        """A call was made in a group: its window opens now."""
-        self._last_group[chat_id] = asyncio.get_running_loop().time()
+    def group_called(self, game_id: int) -> None:
+        """A call was made in a game's group: its window opens now."""
+        self._last_group[game_id] = asyncio.get_running_loop().time()
+
+    def forget_group(self, game_id: int) -> None:
+        """Drop a finished game's window."""
+        self._last_group.pop(game_id, None)
 
     async def before_private(self, user_id: int) -> None:
         """Wait until a message may be sent to a private chat (its gap since the previous

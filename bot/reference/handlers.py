@@ -25,6 +25,7 @@ from telegram.ext import Application, CommandHandler, ContextTypes, InlineQueryH
 from bot.core.callbacks import Callback, Op
 from bot.core.chat_settings import chat_lang, user_lang
 from bot.core.i18n import Translator
+from bot.core.places import NO_TOPIC, topic_of
 from bot.core.services import Services, services
 from bot.reference.glossary import GAMES, Glossary, default_glossary
 from bot.reference.glossary_screens import (
@@ -163,18 +164,23 @@ async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 # -- /regole ---------------------------------------------------------------------------------
 
 
-async def rules_in_force(svc: Services, chat_id: int, game: str) -> dict[str, Any]:
-    """The house rules of the chat's lobby or game if it plays ``game``, else none (defaults)."""
-    live = await svc.games.in_chat(chat_id)
+async def rules_in_force(
+    svc: Services, chat_id: int, game: str, topic: int = NO_TOPIC
+) -> dict[str, Any]:
+    """The house rules of the lobby or game of the chat's ``topic`` if it plays ``game``, else
+    none (defaults)."""
+    live = await svc.games.in_chat(chat_id, topic)
     if live is None or live.row.kind != game:
         return {}
     known = HOUSE_RULES[game]
     return {k: v for k, v in live.row.rules.items() if k in known}
 
 
-async def rules_text(svc: Services, chat_id: int, lang: str, game: str) -> str:
-    """The rules summary of ``game`` with the house rules in force in the chat."""
-    return render_rules(svc.tr, lang, game, await rules_in_force(svc, chat_id, game))
+async def rules_text(
+    svc: Services, chat_id: int, lang: str, game: str, topic: int = NO_TOPIC
+) -> str:
+    """The rules summary of ``game`` with the house rules in force in the chat's topic."""
+    return render_rules(svc.tr, lang, game, await rules_in_force(svc, chat_id, game, topic))
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -192,13 +198,13 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await update.effective_message.reply_html(text, do_quote=False)
             return
     else:
-        live = await svc.games.in_chat(chat.id)
+        live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
         if live is not None and live.row.kind in GAMES:
             game = live.row.kind
     if game is None:
         await _reply(update, render_rules_choice(svc.tr, lang), Op.RULES_SUMMARY)
         return
-    text = await rules_text(svc, chat.id, lang, game)
+    text = await rules_text(svc, chat.id, lang, game, topic_of(update.effective_message))
     await update.effective_message.reply_html(text, do_quote=False)
 
 
@@ -215,7 +221,8 @@ async def on_rules_press(
     chat = query.message.chat
     shown = await chat_lang(svc, chat, query.from_user)
     await query.answer()
-    await _edit(update, Rendered(await rules_text(svc, chat.id, shown, arg)), Op.RULES_SUMMARY)
+    text = await rules_text(svc, chat.id, shown, arg, topic_of(query.message))
+    await _edit(update, Rendered(text), Op.RULES_SUMMARY)
 
 
 # -- explaining the sayings on a table --------------------------------------------------------

@@ -20,11 +20,13 @@ from bot.core.chat_settings import chat_lang
 from bot.core.i18n import read_game
 from bot.core.live import LiveGame
 from bot.core.messenger import Content, acknowledge
+from bot.core.places import topic_of
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
 from bot.games import game_options, offered_kinds, player_counts
 from bot.table import screens
 from bot.table.house_rules import rule_choices
+from bot.table.topics import busy_text
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +84,10 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 ),
             )
             return
-    existing = await svc.games.in_chat(chat.id)
-    if existing is not None:
-        await reply_html(update, svc.tr.get(lang, "new-busy"))
+    topic = topic_of(update.effective_message)
+    busy = svc.tr.get(lang, busy_text(update, topic))
+    if await svc.games.in_chat(chat.id, topic) is not None:
+        await reply_html(update, busy)
         return
     kind, players = chosen if chosen else (None, None)
     menu_kind = kind if players is None else None  # the creator picks the player count
@@ -92,10 +95,10 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         kind = None
     try:
         game_id = await svc.storage.create_lobby(
-            chat.id, chat.title or "", user.id, user.full_name, lang, kind, players
+            chat.id, chat.title or "", user.id, user.full_name, lang, kind, players, thread_id=topic
         )
     except ChatBusy:
-        await reply_html(update, svc.tr.get(lang, "new-busy"))
+        await reply_html(update, busy)
         return
     live = await svc.games.get(game_id)
     live.menu_kind = menu_kind
@@ -103,6 +106,8 @@ async def cmd_new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         async with live.lock:
             await _sit(svc, live, user, 0 if players == 4 else None)
     svc.renderer.refresh(game_id)
+    if kind is not None:
+        await svc.table_opened(live)
 
 
 async def _sit(svc: Services, live: LiveGame, user: User, team: int | None) -> str | None:
@@ -217,6 +222,8 @@ async def on_choose(
 
     live = await lobby_press(svc, query, cb, lang, choose, creator_only=True)
     await _pressed(svc, query, lang, live)
+    if live is not None:
+        await svc.table_opened(live)
 
 
 async def on_join(
@@ -470,7 +477,7 @@ async def private_closed(svc: Services, live: LiveGame, user_id: int, name: str)
         bot=screens.esc("@" + svc.bot_username),
     )
     try:
-        await svc.messenger.send(live.row.chat_id, Content(text))
+        await svc.messenger.send(live.row.chat_id, Content(text), live.row.thread_id)
     except TelegramError as exc:
         log.warning("could not tell group %s about a closed chat: %s", live.row.chat_id, exc)
 

@@ -23,6 +23,7 @@ from bot.core.callbacks import Callback, resolve_action
 from bot.core.chat_settings import chat_lang, user_lang
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
+from bot.core.places import topic_of
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
 from bot.games import ui_for
@@ -280,17 +281,18 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     user = update.effective_user
     lang = await user_lang(svc, user)  # the hand goes to the private chat
+    answer_lang = await chat_lang(svc, chat, user)  # an answer, to the chat it was asked in
     await svc.users.seen(user, private_open=True if chat.type == ChatType.PRIVATE else None)
     if chat.type == ChatType.PRIVATE:
         game_ids = await svc.storage.open_game_ids_of_user(user.id)
     else:
-        live = await svc.games.in_chat(chat.id)
+        live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
         game_ids = (
             [live.game_id] if live is not None and live.row.seat_of(user.id) is not None else []
         )
     lives = [g for g in [await svc.games.get(i) for i in game_ids] if g and g.active]
     if not lives:
-        await reply_html(update, svc.tr.get(lang, "hand-none"))
+        await reply_html(update, svc.tr.get(answer_lang, "hand-none"))
         return
     for live in lives:
         async with live.lock:  # drawn from a whole state, sent once the lock is let go
@@ -301,7 +303,7 @@ async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except Forbidden:
             await reply_html(
                 update,
-                svc.tr.get(lang, "hand-open-private", link=svc.deep_link("hand")),
+                svc.tr.get(answer_lang, "hand-open-private", link=svc.deep_link("hand")),
             )
             return
         async with live.lock:
@@ -326,7 +328,7 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type == ChatType.PRIVATE:
         await reply_html(update, svc.tr.get(lang, "table-command-private"))
         return
-    live = await svc.games.in_chat(chat.id)
+    live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
     if live is None:
         await reply_html(update, svc.tr.get(lang, "table-command-none"))
         return
@@ -339,7 +341,8 @@ async def cmd_cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     chat = update.effective_chat
     user = update.effective_user
     lang = await chat_lang(svc, chat, user)
-    live = await svc.games.in_chat(chat.id) if chat.type != ChatType.PRIVATE else None
+    topic = topic_of(update.effective_message)
+    live = await svc.games.in_chat(chat.id, topic) if chat.type != ChatType.PRIVATE else None
     if live is None:
         await reply_html(update, svc.tr.get(lang, "cancel-none"))
         return

@@ -21,8 +21,10 @@ from telegram.ext import (
 
 from bot.core.admins import creator_or_admin
 from bot.core.callbacks import Callback
+from bot.core.chat_settings import chat_lang, open_game_ids
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
+from bot.core.places import topic_of
 from bot.core.services import Services, services
 from bot.table import screens
 from bot.table.lobby import creator_press, reply_html
@@ -92,11 +94,11 @@ async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     timers = timers_of(context)
     chat = update.effective_chat
     user = update.effective_user
-    lang = svc.tr.resolve(user.language_code)
+    lang = await chat_lang(svc, chat, user)
     if chat.type == ChatType.PRIVATE:
         await reply_html(update, svc.tr.get(lang, "timer-group-only"))
         return
-    live = await svc.games.in_chat(chat.id)
+    live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
     if live is not None and live.game_id in timers.turn:
         current = timers.turn[live.game_id]
     else:
@@ -129,17 +131,17 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 
 
 async def on_removed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot was removed from (or banned in) a group: that group's game closes."""
+    """The bot was removed from (or banned in) a group: that group's games close (one per
+    forum topic)."""
     change = update.my_chat_member
     if change is None or change.chat.type == ChatType.PRIVATE:
         return
     if change.new_chat_member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         return
     svc = services(context)
-    live = await svc.games.in_chat(change.chat.id)
-    if live is not None:
+    for game_id in await open_game_ids(svc.storage, change.chat.id):
         # Nothing can be said in a group the bot is no longer in.
-        await timers_of(context).close(live.game_id, None)
+        await timers_of(context).close(game_id, None)
 
 
 async def _tick_job(context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -440,7 +440,7 @@ class Timers:
         if live.local:
             return
         try:
-            await self.svc.messenger.send(live.row.chat_id, content)
+            await self.svc.messenger.send(live.row.chat_id, content, live.row.thread_id)
         except TelegramError as exc:
             log.warning("could not write to group %s: %s", live.row.chat_id, exc)
 

@@ -42,7 +42,9 @@ new-group-only = Games are played in groups: add me to a group and type /new the
 # The command as this language types it (its alias)
 new-command = /new
 new-unknown-game = I don't know that game. Try: { $options }
-new-busy = This group already has a game. Its creator or an admin can cancel it with /cancel.
+new-busy = This group already has a game. Its creator or an admin can cancel it with /cancel. A group with topics can hold one table in each topic.
+new-busy-topic = This topic already has a game. Its creator or an admin can cancel it with /cancel; for another table, type /new in another topic.
+new-busy-general = There is already a game here. Its creator or an admin can cancel it with /cancel; for another table, type /new in one of the group's topics.
 
 ## Lobby
 lobby-choose = 🃏 <b>New game</b>

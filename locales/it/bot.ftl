@@ -42,7 +42,9 @@ new-group-only = Le partite si giocano nei gruppi: aggiungimi a un gruppo e scri
 # The command as this language types it (its alias)
 new-command = /nuova
 new-unknown-game = Non conosco questo gioco. Prova: { $options }
-new-busy = In questo gruppo c'è già una partita. Chi l'ha creata o un amministratore può annullarla con /annulla.
+new-busy = In questo gruppo c'è già una partita. Chi l'ha creata o un amministratore può annullarla con /annulla. Un gruppo con gli argomenti (topic) può tenere un tavolo per argomento.
+new-busy-topic = In questo argomento c'è già una partita. Chi l'ha creata o un amministratore può annullarla con /annulla; per un altro tavolo, scrivete /nuova in un altro argomento.
+new-busy-general = Qui c'è già una partita. Chi l'ha creata o un amministratore può annullarla con /annulla; per un altro tavolo, scrivete /nuova in un argomento del gruppo.
 
 ## Lobby
 lobby-choose = 🃏 <b>Nuova partita</b>

@@ -54,15 +54,14 @@ async def test_schema_upgrade_from_the_previous_version_keeps_games_playable(
     assert await old.schema_version() == 1
     for user in table.users:
         await old.upsert_user(user["id"], user["first_name"], None, "it", private_open=True)
-    game_id = await old.create_lobby(
-        table.group["id"],
-        table.group["title"],
-        table.user_ids[0],
-        "Alice",
-        "it",
-        kind="briscola",
-        players=2,
-    )
+    async with old.transaction() as conn:  # the lobby as version 1 wrote it (no topic)
+        cur = await conn.execute(
+            "INSERT INTO games (chat_id, chat_title, kind, players, status, creator_id,"
+            " creator_name, lang, created_at)"
+            " VALUES (?, ?, 'briscola', 2, 'lobby', ?, 'Alice', 'it', '2026-01-01')",
+            (table.group["id"], table.group["title"], table.user_ids[0]),
+        )
+        game_id = cur.lastrowid
     for seat, user in enumerate(table.users):
         await old.take_seat(game_id, seat, user["id"], user["first_name"])
     await old.start_game(game_id, seed=77, dealer=1)

@@ -274,10 +274,10 @@ async def test_computer_moves_made_while_telegram_is_slow_cost_one_more_edit(bot
     show = messenger.show
     gate = asyncio.Event()
 
-    async def slow_show(chat_id, message_id, content):
+    async def slow_show(chat_id, message_id, content, *where):
         if chat_id == table.group["id"]:
             await gate.wait()
-        return await show(chat_id, message_id, content)
+        return await show(chat_id, message_id, content, *where)
 
     messenger.show = slow_show
     start = len(table.fake.calls)

@@ -145,3 +145,89 @@ async def test_seats_move_between_teams_and_users_are_unique_per_game(storage):
     await storage.take_seat(gid, 0, 1, "Alice")
     await storage.take_seat(gid, 1, 1, "Alice")
     assert [(s.seat, s.user_id) for s in (await storage.get_game(gid)).seats] == [(1, 1)]
+
+
+async def test_one_open_game_per_forum_topic_and_one_in_general(storage):
+    """A table lives in a chat and a topic: each topic of a forum holds one lobby or game, and
+    General (thread 0, as a plain group) holds one; a rematch stays in its topic."""
+    first = await storage.create_lobby(-100, "F", 1, "Alice", "it", "briscola", 2, thread_id=5)
+    await storage.create_lobby(-100, "F", 2, "Bob", "it", "cirulla", 2, thread_id=9)
+    await storage.create_lobby(-100, "F", 2, "Bob", "it", "cirulla", 2)
+    with pytest.raises(ChatBusy):
+        await storage.create_lobby(-100, "F", 3, "Carla", "it", "briscola", 2, thread_id=5)
+    with pytest.raises(ChatBusy):
+        await storage.create_lobby(-100, "F", 3, "Carla", "it", "briscola", 2)
+    found = await storage.open_game_in_chat(-100, 5)
+    assert (found.game_id, found.thread_id) == (first, 5)
+    assert (await storage.open_game_in_chat(-100)).kind == "cirulla"
+    assert await storage.open_game_in_chat(-100, 7) is None
+    await storage.upsert_user(1, "Alice", None, "it", private_open=True)
+    await storage.upsert_user(2, "Bob", None, "it", private_open=True)
+    await storage.take_seat(first, 0, 1, "Alice")
+    await storage.take_seat(first, 1, 2, "Bob")
+    await storage.start_game(first, seed=7, dealer=0)
+    await storage.record_action(first, 0, 0, "AD", result=([0], [1, 0]))
+    rematch = await storage.create_rematch(await storage.get_game(first), 8, 1)
+    assert (await storage.get_game(rematch)).thread_id == 5
+
+
+def _version_6_database(path) -> None:
+    """A database as the bot left it at schema version 6, with a game in progress in a
+    group, its seats and first actions."""
+    from bot.core.schema import MIGRATIONS
+
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY,"
+            " description TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        for version, description, statements in MIGRATIONS[:6]:
+            for sql in statements:
+                conn.execute(sql)
+            conn.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01')", (version, description)
+            )
+        conn.execute(
+            "INSERT INTO games (game_id, chat_id, chat_title, kind, players, seed, status,"
+            " creator_id, creator_name, lang, move_number, table_message_id, created_at)"
+            " VALUES (1, -100, 'A', 'briscola', 2, 7, 'active', 1, 'Alice', 'it', 1, 4,"
+            " '2026-01-01')"
+        )
+        for uid, name in ((1, "Alice"), (2, "Bob")):
+            conn.execute(
+                "INSERT INTO users (user_id, name, private_open, updated_at)"
+                " VALUES (?, ?, 1, '2026-01-01')",
+                (uid, name),
+            )
+            conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (1, ?, ?, ?)",
+                (uid - 1, uid, name),
+            )
+        conn.execute("INSERT INTO actions VALUES (1, 0, 1, 'AD', '2026-01-01')")
+
+
+async def test_upgrade_from_version_6_keeps_open_games_playing_in_their_group(tmp_path):
+    """Migration 7 keys games by chat and topic: a game open at the upgrade goes on where it
+    was (thread 0, the group as a whole), still the group's one table; topics get their own."""
+    path = tmp_path / "v6.sqlite3"
+    _version_6_database(path)
+    s = await Storage.open(path)
+    try:
+        assert await s.schema_version() == SCHEMA_VERSION
+        game = await s.open_game_in_chat(-100)
+        assert (game.game_id, game.status, game.thread_id, game.table_message_id) == (
+            1,
+            "active",
+            0,
+            4,
+        )
+        assert [r.name for r in game.seats] == ["Alice", "Bob"]
+        await s.record_action(1, 1, 0, "3D")
+        assert await s.actions(1) == [(1, "AD"), (0, "3D")]
+        with pytest.raises(ChatBusy):
+            await s.create_lobby(-100, "A", 2, "Bob", "it", "briscola", 2)
+        await s.create_lobby(-100, "A", 2, "Bob", "it", "briscola", 2, thread_id=3)
+        cur = await s.conn.execute("SELECT COUNT(*) FROM table_calls")
+        assert (await cur.fetchone())[0] == 0
+    finally:
+        await s.close()

@@ -218,10 +218,10 @@ async def test_table_edits_are_coalesced_while_telegram_is_slow(make_table, fake
     messenger = bot.svc.messenger
     original = messenger.show
 
-    async def slow_in_groups(chat_id, message_id, content):
+    async def slow_in_groups(chat_id, message_id, content, *where):
         if chat_id < 0:
             await asyncio.sleep(0.05)  # a group edit held by Telegram's rate limit
-        return await original(chat_id, message_id, content)
+        return await original(chat_id, message_id, content, *where)
 
     messenger.show = slow_in_groups
     edits_before = len(fake.calls_of("editMessageText"))

@@ -366,3 +366,20 @@ async def test_a_press_and_the_next_turns_timer_are_one_commit(make_table, bot, 
         "SELECT seat, move_number, deadline FROM turn_timers WHERE game_id = ?", (table.game_id,)
     )
     assert tuple(await cur.fetchone()) == (running.seat, running.move, running.deadline)
+
+
+async def test_a_tables_timer_notices_go_to_its_forum_topic(fake, bot, clock):
+    """A table in a forum topic: the turn timer's notice (the computer played for a player
+    out of time) goes into that topic, none into General."""
+    from tests.bot.table.test_topics import TopicTable
+
+    users = [fake.add_user(name, language_code="it") for name in ("Alice", "Bob")]
+    group = fake.add_group("Circolo", members=users, forum=True)
+    topic = fake.create_topic(group, "Briscola", by=users[0])
+    table = TopicTable(bot, fake, group, users, topic)
+    await table.start("briscola", 2)
+    user = current_user(table, await bot.svc.games.get(table.game_id))
+    await tick(bot, clock, 121)
+    expired = fake.topic_messages(group, topic)[-1]
+    assert expired.text.startswith("⌛") and user["first_name"] in expired.text
+    assert fake.topic_messages(group, None) == []
