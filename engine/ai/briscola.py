@@ -316,6 +316,8 @@ ENDGAME_STOCK = 2
 # a trick led with this many or fewer (as the normal player plays its last tricks).
 HARD_EXACT_STOCK = 6
 ROLLOUT_EXACT_STOCK = 2
+TREE = False
+TREE_FACTOR = 3
 
 
 def endgame(view: dict[str, Any], s: Seen) -> str | None:
@@ -719,6 +721,11 @@ def hard(
     # Near the end of a two-player deal each sampled deal is searched exactly rather than
     # played out by the normal rules: every candidate at once, on each new deal.
     exactly = n == 2 and s.stock <= HARD_EXACT_STOCK
+    if n == 2 and not exactly and TREE:
+        from engine.ai import briscola_tree
+
+        iterations = samples * TREE_FACTOR if samples is not None else None
+        return briscola_tree.search(s.seat, candidates, sample, rng, budget_ms, iterations, started)
     solved: list[Any] = [None, None]
     sofar = 0
     if n == 2:
