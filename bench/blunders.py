@@ -45,7 +45,9 @@ from engine.ai.search import RESULT, alpha_beta, game_children, worth
 
 def margin_of(worth: float) -> float:
     """The margin in points of a ``search.worth`` value (the result's bonus taken off)."""
-    return worth - RESULT if worth > RESULT / 2 else worth + RESULT if worth < -RESULT / 2 else worth
+    if worth > RESULT / 2:
+        return worth - RESULT
+    return worth + RESULT if worth < -RESULT / 2 else worth
 
 
 def briscola_stock_order(g: engine.Game) -> list[str]:
@@ -125,7 +127,8 @@ def positions(args: tuple) -> list[tuple[float, float, float]]:
             start = time.perf_counter()
             if level == "hard" and samples:
                 module = bris if kind == "briscola" else cir
-                code = module.hard(view, legal, random.Random(seed * 31 + len(found)), samples=samples, game=g)
+                r = random.Random(seed * 31 + len(found))
+                code = module.hard(view, legal, r, samples=samples, game=g)
             else:
                 code = choose(view, legal, level, random.Random(seed), budget_ms, game=g)
             spent = time.perf_counter() - start
@@ -174,7 +177,7 @@ def main() -> None:
     parser.add_argument("--level", choices=("normal", "hard"), action="append")
     parser.add_argument("--samples", type=int, help="hard: sampled deals per decision")
     parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="hard budget")
-    parser.add_argument("--briscola-stock", type=int, default=10, help="positions' stock")
+    parser.add_argument("--briscola-stock", type=int, default=12, help="positions' stock")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args()
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None

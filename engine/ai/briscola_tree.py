@@ -24,13 +24,16 @@ from engine.ai.briscola import Deal, margin_utility, pick, rollout_margin
 # The exploration constant of the bounds, on the utility of ``briscola.margin_utility`` (a won
 # deal is 1 more than a lost one, and each point of margin 1/60).
 EXPLORE = 0.7
+# The opponent's card that the normal rules would play gets this much more in its bound (0: the
+# opponent's replies are chosen by the search alone).
+NORMAL_BIAS = 0.0
 
 
 class Node:
     """A node of the tree: the visits and the summed utility of the seat that played into it,
     and how often each child's card was playable when this node was reached."""
 
-    __slots__ = ("children", "seat", "total", "visits", "avail")
+    __slots__ = ("avail", "children", "seat", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # the seat that played the card leading here
@@ -81,9 +84,12 @@ def search(
                 path.append(child)
                 break
             best, best_bound = None, -1e9
+            hint = pick(deal.seen()) if NORMAL_BIAS and deal.turn != deciding else None
             for c in cards:
                 ch = node.children[c]
                 bound = ch.total / ch.visits + EXPLORE * sqrt(log(avail[c]) / ch.visits)
+                if c == hint:
+                    bound += NORMAL_BIAS
                 if bound > best_bound:
                     best, best_bound = c, bound
             node = node.children[best]
