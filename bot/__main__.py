@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from bot.core.database import DatabaseUnusable, SchemaTooNew, backup
+from bot.core.openfiles import raise_open_file_limit
 from bot.core.settings import DatabaseSettings, Settings, settings_error_line
 from bot.core.storage import Storage
 
@@ -125,7 +126,13 @@ def run(settings: Settings, secret: str | None) -> None:
     loop.run_until_complete(connect(application))
     try:
         if sock is not None and secret is not None:
-            webhook = run_webhook(application, sock, url=settings.webhook_url, secret=secret)
+            webhook = run_webhook(
+                application,
+                sock,
+                url=settings.webhook_url,
+                secret=secret,
+                max_connections=settings.web_max_connections,
+            )
             loop.run_until_complete(webhook)
         else:
             application.run_polling(allowed_updates=ALLOWED_UPDATES)
@@ -187,6 +194,8 @@ def run_local(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Read the settings, check the database, reach Telegram, run until interrupted."""
     argv = sys.argv[1:] if argv is None else argv
+    # Connections to the web servers take open files: allow as many as the system lets us.
+    raise_open_file_limit()
     if argv[:1] == ["backup"]:
         return run_backup(argv[1:])
     if argv[:1] == ["--local"]:

@@ -19,7 +19,13 @@ from bot.core.live import LiveGame
 from bot.core.messenger import Content
 from bot.games import Ctx, GameUI, game_options, ui_for
 from bot.reference.glossary import default_glossary
-from bot.table.house_rules import changed_rules, rule_choices, rule_label, value_label
+from bot.table.house_rules import (
+    changed_rules,
+    rule_applies,
+    rule_choices,
+    rule_label,
+    value_label,
+)
 
 
 def esc(text: str) -> str:
@@ -156,7 +162,9 @@ def _rules_panel(ctx: Ctx, live: LiveGame, extras: Extras) -> Keyboard:
     and "done"."""
     row = live.row
     keyboard = []
-    for i, choice in enumerate(rule_choices(row.kind)):
+    for i, choice in enumerate(rule_choices(row.kind, row.players)):
+        if not rule_applies(row.kind, row.players, choice.name):
+            continue
         current = row.rules.get(choice.name, choice.default)
         label = f"{rule_label(ctx, row.kind, choice.name)}: " + value_label(
             ctx, row.kind, choice.name, current

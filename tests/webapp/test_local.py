@@ -54,6 +54,8 @@ async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) ->
         ("briscola", 2, {}, "normal"),
         ("cirulla", 2, {}, "easy"),
         ("belota", 4, {"target": 500}, "easy"),
+        ("belota", 3, {"target": 500}, "easy"),
+        ("belota", 2, {"target": 500, "carta_girata": "table"}, "easy"),
     ],
 )
 async def test_whole_game_by_clicking(browser, local, kind, players, rules, level):
@@ -69,9 +71,10 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     await page.goto(local.url)
     await page.wait_for_selector(READY)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-start.png")
-    clicks = await play_by_clicking(page, random.Random(kind), SCREENSHOTS / f"local-{kind}.png")
-    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-over.png")
+    name = f"local-{kind}" if kind != "belota" or players == 4 else f"local-{kind}{players}"
+    await page.screenshot(path=SCREENSHOTS / f"{name}-start.png")
+    clicks = await play_by_clicking(page, random.Random(kind), SCREENSHOTS / f"{name}.png")
+    await page.screenshot(path=SCREENSHOTS / f"{name}-over.png")
     row = await local.svc.storage.get_game(game_id)
     assert row.status == "over" and row.winners is not None
     assert row.seat_of(LOCAL_USER) == 0

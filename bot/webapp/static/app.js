@@ -14,7 +14,7 @@ const initData =
 
 let session = null; // user, language, texts, games
 let state = null; // the seat's state being drawn
-let stream = null; // the live EventSource
+let stream = null; // the live stream ({close})
 let choosing = null; // the card whose capture choices are shown (Cirulla)
 let dismissed = -1; // move number of the deal result the player closed
 let busy = false; // a play is on its way
@@ -123,20 +123,65 @@ function toast(text) {
   toast.timer = setTimeout(() => toastBox.classList.remove("show"), 2600);
 }
 
+// The live stream: server-sent events read through fetch, so that the signed data goes in a
+// header (an EventSource cannot send one, and an address ends up in proxies' logs). A refused
+// or broken stream is tried again with back-off; a game that ended ends its stream.
+const STREAM_RETRY = { first: 1000, max: 30000 };
+
 function listen(gameId) {
   if (stream) stream.close();
-  const init = initData ? `&init=${encodeURIComponent(initData)}` : "";
-  const move = state ? state.move : "";
-  stream = new EventSource(`api/events?game=${gameId}&move=${move}${init}`);
-  stream.onmessage = (event) => {
-    newer(JSON.parse(event.data));
-    document.body.classList.remove("offline");
-  };
-  stream.onopen = () => document.body.classList.remove("offline");
-  stream.onerror = () => {
+  const aborted = new AbortController();
+  let closed = false;
+  stream = { close: () => ((closed = true), aborted.abort()) };
+  const offline = () => {
     if (!document.body.classList.contains("offline")) toast(T("webapp-offline"));
     document.body.classList.add("offline");
   };
+  (async () => {
+    let wait = STREAM_RETRY.first;
+    while (!closed) {
+      try {
+        const move = state && String(state.game) === String(gameId) ? state.move : "";
+        const response = await fetch(`api/events?game=${gameId}&move=${move}`, {
+          headers: { "X-Init-Data": initData },
+          signal: aborted.signal,
+          cache: "no-store",
+        });
+        if (response.ok) {
+          document.body.classList.remove("offline");
+          wait = STREAM_RETRY.first;
+          await readEvents(response.body);
+          if (state && state.over) return;
+        } else if (response.status !== 429 && response.status < 500) {
+          return; // refused for good (signed data, game): asking again would not help
+        }
+      } catch (e) {
+        /* the connection broke: try again */
+      }
+      if (closed) return;
+      offline();
+      await new Promise((done) => setTimeout(done, wait * (1 + Math.random() / 2)));
+      wait = Math.min(wait * 2, STREAM_RETRY.max);
+    }
+  })();
+}
+
+// Server-sent events: blocks split by a blank line, the state in their "data:" lines.
+async function readEvents(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end).split("\n");
+      buffer = buffer.slice(end + 2);
+      const data = block.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6));
+      if (data.length) newer(JSON.parse(data.join("\n")));
+    }
+  }
 }
 
 // The stream and the answer to a play race each other: an older state never replaces a newer.
@@ -238,6 +283,8 @@ function seatTag(seat, st) {
     const scope = v.marks && v.marks.scope ? v.marks.scope[side] : 0;
     extra = `<small>${esc(T("webapp-cards"))} ${v.captured[side].length}${scope ? ` · ${"🧹".repeat(Math.min(scope, 5))}` : ""}</small>`;
   }
+  // Each for himself (Belòta for two and three): every seat shows its match score.
+  if (st.kind === "belota" && st.players !== 4 && v.scores) extra = `<small class="pts">${v.scores[seat]}</small>`;
   const hidden = me ? "" : backs(sizes[seat] || 0);
   return `<div class="${classes.join(" ")}"><span class="name">${esc(name)}</span>${dealer}${extra}${hidden}</div>`;
 }
@@ -285,8 +332,20 @@ function centre(st) {
     } else if (v.contract && v.contract.trump) {
       side = `<div class="deck" title="${esc(T("webapp-trump"))}"><span class="suit big"><svg viewBox="0 0 100 100"><use href="#f${v.contract.trump}"/></svg></span></div>`;
     }
+    side += shownCards(st);
   }
   return side;
+}
+
+// Cards face up out of play (Belòta for two and three: the bergère, the turned card left on
+// the table), each with its caption, as the server lists them.
+function shownCards(st) {
+  const shown = st.shown || [];
+  if (!shown.length) return "";
+  const cards = shown
+    .map((s) => `<figure class="shown" title="${esc(s.title)}">${card(s.card, st, "small")}<figcaption>${esc(s.caption)}</figcaption></figure>`)
+    .join("");
+  return `<div class="out-of-play">${cards}</div>`;
 }
 
 function lastLine(st) {
