@@ -31,10 +31,13 @@ search at 6 or at 4 cards came out level within the noise (+0.2 and +0.5 points 
 +-0.7).
 
 With two players the hard player reads the opponent's plays more sharply when it deals (its
-latest eight plays, a deal five times less likely for each one the normal rules would not have
-made, rather than four plays and 0.2 each) and leaves the normal card for a gain of one standard
-error rather than 1.96 (``CONFIDENCE_2``): on the same 300 seat-swapped deals against normal at 60
-sampled deals a decision, +4.7 +-2.7 points a deal (58.0% of deals won), was +2.9 +-2.0 (53.7%).
+latest eight plays, a deal twenty times less likely for each one the normal rules would not
+have made, rather than four plays and five times) and leaves the normal card for a gain of one
+standard error rather than 1.96 (``CONFIDENCE_2``): on the same 300 seat-swapped deals against
+normal at 60 sampled deals a decision, +4.7 +-2.7 points a deal (58.0% of deals won), was
++2.9 +-2.0 (53.7%); at 250 ms a decision (``bench/ai.py``, 300 deals, a loaded machine: 61 ms of
+CPU time a decision at the median) +7.3 +-2.5 points a deal and 59.3% +-4.8 of deals won against
+normal, where it was measured before at +3.8 +-1.9 and 52.5%.
 Measured there and not kept: an information-set Monte Carlo tree search (one tree over the
 sampled deals, each seat's card chosen by upper confidence bounds, the normal rules and the exact
 ending below the tree; 180 iterations a decision, about the cost of 60 flat sampled deals) lost
