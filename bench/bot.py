@@ -8,7 +8,7 @@ a button press carrying the callback data the bot drew. Three ways of pressing:
   make the wait longer, so it is off);
 - human: each press comes after a think time drawn from a log-normal law (median 2.5 s, most
   between 1 and 6 s, never under 0.7 s), on a button the player's message shows, with the
-  group edit window of ``bot/core/settings.py`` (or ``--window``); think times, the window and
+  group edit window of ``bot/delivery/pacing.py`` (or ``--window``); think times, the window and
   the gap between two messages to one private chat are all multiplied by ``--scale`` so that
   the bench stays fast (at 0.01 the bot's own milliseconds weigh against a 30 ms window, and
   the figure moves with the machine's load; at 0.05 they hardly do);
@@ -32,7 +32,7 @@ private calls per human turn (a turn's ping, the deletion of the hand it replace
 of that player's hand while they wait: their card gone, a card drawn, a new deal).
 
 ``--load``: instead, ``--load-games`` games of ``--load-kind`` at once on one bot with the rate
-limits of ``bot/core/settings.py`` (about 30 calls a second in all, 20 a minute per group), the
+limits of ``bot/delivery/pacing.py`` (about 30 calls a second in all, 20 a minute per group), the
 group edit window and the private gap at their defaults. Each player presses after the human
 mode's think time (unscaled: median 2.5 s, never under 0.7 s) counted from the moment their
 buttons show; ``--think 0`` presses at once. Printed over ``--load-seconds`` once every game has
@@ -77,6 +77,7 @@ import engine
 from bot.app import build_application
 from bot.core.callbacks import action_callback
 from bot.core.settings import Settings
+from bot.delivery.pacing import GROUP_EDIT_WINDOW, PRIVATE_GAP
 from bot.games import offered_kinds, player_counts, ui_for
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
@@ -180,11 +181,11 @@ async def play_game(
 ):
     """One game from /nuova to the end; returns (card press times, group, private, cards)."""
     fake = FakeTelegram()
-    window = window if window is not None else Settings.model_fields["group_edit_window"].default
+    window = window if window is not None else GROUP_EDIT_WINDOW
     window = window * scale if mode == "human" else 0
     # The gap between two messages to one private chat, scaled with the think times (at 1 s
     # while players think for 25 ms, it would hold every other message back).
-    gap = Settings.model_fields["private_gap"].default * (scale if mode == "human" else 1)
+    gap = PRIVATE_GAP * (scale if mode == "human" else 1)
     settings = Settings(
         telegram_bot_token=fake.token,
         database_path=db,

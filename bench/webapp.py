@@ -290,7 +290,7 @@ async def browser_clicks(
                 break
             acting = None
             for seat, page in enumerate(pages):
-                cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+                cards = page.locator(".hand.my-turn button[data-card]:not([aria-disabled])")
                 if await cards.count():
                     acting = seat
                     break

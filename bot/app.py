@@ -39,7 +39,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot.computers import players as computers
 from bot.core.callbacks import Callback, MalformedCallback, Op
 from bot.core.chat_settings import user_lang
-from bot.core.fairness import ChatFairProcessor, ChatRateLimiter
+from bot.core.fairness import ChatFairProcessor
 from bot.core.i18n import LOCALES_DIR, Translator
 from bot.core.intake import TolerantBot, drop_senderless
 from bot.core.live import Games
@@ -47,11 +47,12 @@ from bot.core.messenger import Messenger
 from bot.core.services import Services, Users, services
 from bot.core.settings import Settings
 from bot.core.storage import Storage
+from bot.delivery import Delivery, Limits, Pacing
+from bot.delivery.pacing import ChatRateLimiter
 from bot.language import handlers as language
 from bot.ratings import results
 from bot.reference import handlers as reference
 from bot.table import inline_play, lobby, play
-from bot.table.edits import Renderer
 from bot.timers import handlers as timers
 from bot.webapp import LOCAL_CHAT
 from bot.webapp import telegram as webapp
@@ -298,7 +299,10 @@ async def post_init(application: Application) -> None:
         messenger=Messenger(application.bot),
         bot_username=application.bot.username,
     )
-    svc.renderer = Renderer(svc, settings.group_edit_window, settings.private_gap)
+    limits = Limits.of(settings)
+    limiter = application.bot.rate_limiter
+    budget = limiter.overall if isinstance(limiter, ChatRateLimiter) else None
+    svc.renderer = Delivery(svc, Pacing(limits.group_edit_window, limits.private_gap, budget))
     application.bot_data["services"] = svc
     if application.bot_data["publish_commands"]:
         await set_commands(application, tr)
@@ -335,7 +339,7 @@ def make_bot(
     get_updates_request: BaseRequest | None = None,
 ) -> TolerantBot:
     """The bot's Bot API client: updates read one by one (``bot.core.intake``), calls paced per chat
-    (``bot.core.fairness``); ``request`` and ``get_updates_request`` replace the HTTP layer."""
+    (``bot.delivery.pacing``); ``request`` and ``get_updates_request`` replace the HTTP layer."""
     urls = settings.api_base_urls() or (
         "https://api.telegram.org/bot",
         "https://api.telegram.org/file/bot",
@@ -346,11 +350,7 @@ def make_bot(
         base_file_url=urls[1],
         request=request or HTTPXRequest(connection_pool_size=256),
         get_updates_request=get_updates_request or HTTPXRequest(connection_pool_size=1),
-        rate_limiter=ChatRateLimiter(
-            overall_max_rate=settings.overall_max_rate,
-            group_max_rate=settings.group_max_rate,
-            max_retries=settings.max_retries,
-        ),
+        rate_limiter=Limits.of(settings).rate_limiter(settings.max_retries),
     )
 
 

@@ -55,6 +55,8 @@ reads this list, and holds ``engine/ai`` to it and to the game attributes named 
 - ``engine.cirulla.counting``: ``DIAMOND_MASK``, ``GRANDE_MASK``, ``PICCOLA_MASK``,
   ``pile_mask``
 - ``engine.belota.game``: ``Belota``
+- ``engine.belota.declarations``: ``find_declarations`` (a hand's declarations, for the
+  exchange of the trump seven with two or three players)
 - ``engine.belota.knowledge``: ``view_knowledge``
 - ``engine.belota.tables``: ``POINTS``, ``STRENGTH``, ``trick_winner``
 """

@@ -11,15 +11,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from telegram import Chat, User
 from telegram.constants import ChatType
 
+from bot.core.i18n import Translator
 from bot.core.storage import OPEN_STATUSES, Storage
+from bot.core.users import Users
 
-if TYPE_CHECKING:
-    from bot.core.services import Services
+
+class Speaker(Protocol):
+    """What the language rule reads (the bot's services)."""
+
+    storage: Storage
+    tr: Translator
+    users: Users
 
 
 @dataclass(frozen=True)
@@ -81,19 +88,28 @@ async def open_game_ids(storage: Storage, chat_id: int) -> list[int]:
     return [r[0] for r in await cur.fetchall()]
 
 
-async def user_lang(svc: Services, user: User | None) -> str:
-    """The language to answer one user in: their choice in private, else Telegram's."""
-    if user is None:
-        return svc.tr.resolve(None)
-    chosen = (await get_settings(svc.storage, user.id)).lang
+async def person_lang(svc: Speaker, user_id: int | None, telegram: str | None = None) -> str:
+    """The one rule for a person's language: their choice with ``/lingua`` in private, else
+    their Telegram language (``telegram``, as the update at hand gives it, else as last seen)."""
+    if user_id is None:
+        return svc.tr.resolve(telegram)
+    chosen = (await get_settings(svc.storage, user_id)).lang
     if chosen is not None:
         return svc.tr.resolve(chosen)
-    if user.language_code:
-        return svc.tr.resolve(user.language_code)
-    return await svc.lang_of(user.id)
+    if not telegram:
+        row = await svc.users.get(user_id)
+        telegram = row.language_code if row else None
+    return svc.tr.resolve(telegram)
 
 
-async def chat_lang(svc: Services, chat: Chat | None, user: User | None) -> str:
+async def user_lang(svc: Speaker, user: User | None) -> str:
+    """The language to answer one user of an update in (``person_lang``)."""
+    if user is None:
+        return svc.tr.resolve(None)
+    return await person_lang(svc, user.id, user.language_code)
+
+
+async def chat_lang(svc: Speaker, chat: Chat | None, user: User | None) -> str:
     """The language to write in a chat: the group's choice, else the user's language."""
     if chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
         chosen = (await get_settings(svc.storage, chat.id)).lang

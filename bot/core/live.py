@@ -17,7 +17,7 @@ from bot.games import ui_for
 
 # Events kept in memory for the table and the results (a few deals of any game: a Cirulla
 # deal makes about 45). A table further behind than half of them is drawn at once, whatever its
-# group's edit window (``bot.table.edits``), so that the moves it has not shown are still here
+# group's edit window (``bot.delivery.group``), so that the moves it has not shown are still here
 # for it and for the results waiting; one that fell further behind still (the Bot API out while
 # moves go on, in the Mini App or by computer players) is drawn from the game's state, and the
 # results open with the moves it never showed as far as they are kept.
@@ -36,6 +36,9 @@ class LiveGame:
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
         self.last_events: list[dict[str, Any]] = []  # what the latest action did
         self.serial = 0  # events recorded so far: ``recent`` holds the last of them
+        # The events replayed from the log when the game was loaded (those of an earlier run of
+        # the bot, or none for a game that starts now): what happened since, the table shows.
+        self.loaded_serial = 0
         # The move number at which the seat to act began its turn: a quiet action (a
         # declaration, a knock, a peek) leaves the same player to act in the same turn.
         self.turn_started = 0
@@ -91,6 +94,7 @@ class LiveGame:
             self.recent.extend(self.last_events)
             self.serial += len(self.last_events)
             self.follow_turn([(seat, code)])
+        self.loaded_serial = self.serial
 
     def record(self, events: list[dict[str, Any]], plays: list[tuple[int, str]]) -> None:
         """Remember the events of the actions just committed (``plays``: seat and code)."""

@@ -1,4 +1,5 @@
-"""What handlers reach: storage, translations, live games, the messenger and the renderer.
+"""What handlers reach: storage, translations, live games, the messenger and the renderer
+(the delivery, behind ``Renderer``).
 
 One ``Services`` object lives in ``application.bot_data["services"]``; handlers get it with
 ``services(context)``. ``listeners`` is the seam for computer players and turn timers: each is
@@ -11,22 +12,21 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiosqlite
-from telegram import User
 from telegram.ext import ContextTypes
 
 import engine
-from bot.core.chat_settings import get_settings
+from bot.core.chat_settings import person_lang
 from bot.core.extras import Extras
 from bot.core.i18n import Translator
 from bot.core.live import Games, LiveGame
 from bot.core.messenger import Messenger
-from bot.core.storage import Storage, UserRow, Within
+from bot.core.storage import Storage, Within
+from bot.core.users import Users
 
-if TYPE_CHECKING:
-    from bot.table.edits import Renderer
+__all__ = ["GameListener", "Renderer", "ResultHook", "Services", "Users", "services"]
 
 # Called after a game starts, after each accepted action, and after a game is reloaded at
 # start-up, with the events of the change (empty on reload).
@@ -38,44 +38,28 @@ GameListener = Callable[["Services", LiveGame, list[dict[str, Any]]], Awaitable[
 ResultHook = Callable[[aiosqlite.Connection, LiveGame, engine.Game], Awaitable[None]]
 
 
-class Users:
-    """The users the bot has met, cached; writes go to storage only when something changed."""
+class Renderer(Protocol):
+    """What the bot asks of the delivery (``bot.delivery``), which turns committed games into
+    Bot API calls; ``core`` never names the implementation."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self._cache: dict[int, UserRow] = {}
+    def refresh(self, game_id: int, *, group: bool = True) -> None:
+        """Bring a game's messages up to date soon; with ``group`` false, only the private
+        ones (the group's change can wait for the next one)."""
 
-    async def get(self, user_id: int) -> UserRow | None:
-        """A known user, or None."""
-        row = self._cache.get(user_id)
-        if row is None:
-            row = await self.storage.get_user(user_id)
-            if row is not None:
-                self._cache[user_id] = row
-        return row
+    def remind(self, game_id: int, seat: int, turn: int, seconds: int) -> None:
+        """A turn timer's reminder: ping the player to act again, with the time left."""
 
-    async def seen(self, user: User, private_open: bool | None = None) -> UserRow:
-        """Record a Telegram user met in an update; ``private_open`` when known."""
-        row = await self.get(user.id)
-        name = user.full_name
-        if (
-            row is not None
-            and row.name == name
-            and row.username == user.username
-            and (user.language_code is None or row.language_code == user.language_code)
-            and (private_open is None or row.private_open == private_open)
-        ):
-            return row
-        await self.storage.upsert_user(
-            user.id, name, user.username, user.language_code, private_open
-        )
-        self._cache.pop(user.id, None)
-        return await self.get(user.id)
+    def bring_down(self, game_id: int) -> None:
+        """Send the game's live message anew at the bottom of its group (``/tavolo``)."""
 
-    async def set_private_open(self, user_id: int, is_open: bool) -> None:
-        """Remember whether the bot can write to a user in private."""
-        await self.storage.set_private_open(user_id, is_open)
-        self._cache.pop(user_id, None)
+    async def drain(self) -> None:
+        """Wait until no game has messages left to update."""
+
+    async def flush(self) -> None:
+        """Show every change now (no window holds an edit), then wait as ``drain``."""
+
+    async def close(self) -> None:
+        """Drop the passes put off for later, then show the running ones at once."""
 
 
 @dataclass
@@ -100,14 +84,8 @@ class Services:
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbelow(2**62))
 
     async def lang_of(self, user_id: int | None) -> str:
-        """The language to write to a user in."""
-        if user_id is None:
-            return self.tr.resolve(None)
-        chosen = (await get_settings(self.storage, user_id)).lang  # /lingua in private
-        if chosen is not None:
-            return self.tr.resolve(chosen)
-        row = await self.users.get(user_id)
-        return self.tr.resolve(row.language_code if row else None)
+        """The language to write to a user in (``bot.core.chat_settings.person_lang``)."""
+        return await person_lang(self, user_id)
 
     def deep_link(self, payload: str) -> str:
         """The link that opens the private chat with the bot and sends ``/start payload``."""

@@ -27,17 +27,15 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=1, le=65535)
     webhook_secret: SecretStr | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
-    # Telegram allows about 20 messages a minute in a group and 30 a second overall.
-    group_max_rate: float = Field(default=20, ge=0)
-    overall_max_rate: float = Field(default=30, ge=0)
-    max_retries: int = Field(default=3, ge=0, le=10)
-    # Seconds between two table edits in one group. A group takes about 20 messages a minute
-    # (one every 3 s); edits every 4 s use 15 of them and leave the rest for what cannot wait
-    # (a deal's result and its next table, Belòta's bids, notices, /tavolo). Changes made within
-    # the window are shown together by one edit; 0 edits at every change.
-    group_edit_window: float = Field(default=4.0, ge=0, le=60)
-    # Seconds between two messages the bot sends to one private chat (Telegram: one a second).
-    private_gap: float = Field(default=1.0, ge=0, le=10)
+    # Telegram's limits, each left unset to keep Telegram's figure (``bot.delivery.pacing``,
+    # where they all are); 0 turns one off. Calls a second overall, messages a minute per group:
+    overall_max_rate: float | None = Field(default=None, ge=0)
+    group_max_rate: float | None = Field(default=None, ge=0)
+    max_retries: int = Field(default=3, ge=0, le=10)  # 429s a call waits out
+    # Seconds between two table edits in one group (changes within it go into one edit):
+    group_edit_window: float | None = Field(default=None, ge=0, le=60)
+    # Seconds between two messages the bot sends to one private chat:
+    private_gap: float | None = Field(default=None, ge=0, le=10)
     # A computer player's pause before it plays, so that its moves can be followed.
     computer_pause: float = Field(default=1.0, ge=0, le=30)
     # How long a hard computer player may think about one move, in milliseconds.

@@ -1,13 +1,13 @@
 """The bot's messages as content (HTML text and buttons): lobby, table, hand, announcements.
 
-Pure functions of a live game and a language; sending them is ``bot.table.edits``'s job.
+Pure functions of a live game and a language; sending them is ``bot.delivery``'s job.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -347,7 +347,7 @@ def hand_screen(
         lines.append(ctx.t("table-cancelled"))
     elif view["is_over"]:
         lines.append(ctx.t("table-over"))
-        lines.append(_winners_line(ctx, game.winners))
+        lines.append(winners_line(ctx, game.winners))
     elif acting:
         keyboard = action_rows(ctx, live, view, game.legal_actions(seat))
     else:
@@ -357,17 +357,42 @@ def hand_screen(
     return Content("\n".join(lines), InlineKeyboardMarkup(keyboard) if keyboard else None)
 
 
-def hand_needs(live: LiveGame, seat: int, content: Content) -> tuple:
-    """What a player who is not to act needs their hand message to show right: its buttons
-    (the turn's go when it ends), the state of the game, the deal and its phase (Belòta's
-    bidding or play), their own cards, whether it shows the partner's cards (which go once
-    out of date), and while Belòta is bid what each player has said and whose word it is
-    (a hand shows the bidding, so that it never names the wrong bidder). Other players'
-    cards and the scores are on the table."""
+class HandNeeds(NamedTuple):
+    """What a player who is not to act needs their hand message to show right (``hand_needs``)."""
+
+    markup: str  # its buttons (the turn's go when it ends)
+    status: str  # the game's status
+    over: bool
+    deal: int  # the deal's number
+    phase: str | None  # Belòta's bidding or play
+    hand: tuple[str, ...]  # their own cards
+    partner_cards: bool  # it shows the partner's cards (which go once out of date)
+    bidding: tuple[str, int] | None  # while Belòta is bid: what was said, and whose word it is
+
+    def nothing_in_hand(self) -> bool:
+        """Whether the hand message would show nothing its waiting player needs: no cards left
+        in a game in play (Cirulla's hands between two turns of three cards), while no bidding
+        goes on and no partner's cards are shown. Such a hand is taken away rather than
+        edited: the next ping sends a new one, and has nothing to delete."""
+        return (
+            self.status == "active"
+            and not self.over
+            and self.phase != "bidding"
+            and not self.hand
+            and not self.partner_cards
+        )
+
+
+def hand_needs(live: LiveGame, seat: int, content: Content) -> HandNeeds:
+    """What a player who is not to act needs their hand message to show right: its buttons,
+    the state of the game, the deal and its phase, their own cards, whether it shows the
+    partner's cards, and while Belòta is bid what each player has said and whose word it is
+    (a hand shows the bidding, so that it never names the wrong bidder). Other players' cards
+    and the scores are on the table."""
     game = live.game
     view = ui_for(live.row.kind).private_view(game.view(seat), live.recent)
     bidding = view.get("phase") == "bidding"
-    return (
+    return HandNeeds(
         content.key()[1],
         live.row.status,
         game.is_over,
@@ -377,15 +402,6 @@ def hand_needs(live: LiveGame, seat: int, content: Content) -> tuple:
         view.get("partner_hand") is not None,
         (repr(view.get("bids")), game.current_seat) if bidding else None,
     )
-
-
-def nothing_in_hand(needs: tuple) -> bool:
-    """Whether a waiting player's hand message, drawn with these ``hand_needs``, would show
-    nothing they need: no cards left in a game in play (Cirulla's hands between two turns of
-    three cards), while no bidding goes on and no partner's cards are shown. Such a hand is
-    taken away rather than edited: the next ping sends a new one, and has nothing to delete."""
-    _, status, over, _, phase, hand, partner, _ = needs
-    return status == "active" and not over and phase != "bidding" and not hand and not partner
 
 
 def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
@@ -416,7 +432,7 @@ def announcement_screen(
     over = next((e for e in events if e["type"] == "game_over"), None)
     if over is None:
         return Content("\n".join(lines + extra))
-    lines.append(_winners_line(ctx, over["winners"]))
+    lines.append(winners_line(ctx, over["winners"]))
     rematch = button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))
     return Content("\n".join(lines + extra), InlineKeyboardMarkup([[rematch]]))
 
@@ -446,7 +462,8 @@ def _result_lines(
     return body, closing, extra
 
 
-def _winners_line(ctx: Ctx, winners: list[int]) -> str:
+def winners_line(ctx: Ctx, winners: list[int]) -> str:
+    """The game's outcome: who won ("Vincono Alice e Carla!"), or a draw."""
     if not winners:
         return ctx.t("game-draw")
     names = [ctx.name(s) for s in winners]

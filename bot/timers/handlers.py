@@ -26,7 +26,8 @@ from bot.core.messenger import acknowledge
 from bot.core.services import Services, services
 from bot.table import screens
 from bot.table.lobby import creator_press, reply_html
-from bot.timers.turns import TICK_SECONDS, TURN_CHOICES, Timers, parse_turn
+from bot.timers.choices import TURN_CHOICES, parse_turn
+from bot.timers.turns import TICK_SECONDS, Timers
 
 
 def timers_of(context: ContextTypes.DEFAULT_TYPE) -> Timers:

@@ -40,11 +40,10 @@ from bot.core.storage import StaleMove
 from bot.games import Ctx
 from bot.table import play, screens
 from bot.table.lobby import cancel_game
+from bot.timers.choices import DEFAULT_TURN_SECONDS, TURN_CHOICES
 
 log = logging.getLogger(__name__)
 
-TURN_CHOICES = (0, 30, 60, 120, 300)  # seconds; 0: no timer
-DEFAULT_TURN_SECONDS = 120
 MAX_MISSES = 3  # expiries in a row before a computer player takes the seat over
 AI_LEVEL = "normal"
 TICK_SECONDS = 1.0
@@ -52,24 +51,6 @@ HEARTBEAT_SECONDS = 5.0
 SWEEP_SECONDS = 60.0
 LOBBY_TTL = 30 * 60
 IDLE_CLOSE = 3 * 24 * 3600
-
-# What /tempo accepts, folded to lower case.
-_CHOICE_WORDS = {
-    "off": 0,
-    "no": 0,
-    "0": 0,
-    "30": 30,
-    "30s": 30,
-    "1": 60,
-    "1m": 60,
-    "60": 60,
-    "2": 120,
-    "2m": 120,
-    "120": 120,
-    "5": 300,
-    "5m": 300,
-    "300": 300,
-}
 
 
 def clock() -> float:
@@ -89,11 +70,6 @@ class Armed:
 
 def _iso(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
-
-
-def parse_turn(word: str) -> int | None:
-    """The seconds a ``/tempo`` argument names, or None when it names no choice."""
-    return _CHOICE_WORDS.get(word.strip().lower())
 
 
 class Timers:

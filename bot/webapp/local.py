@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any, Literal
@@ -234,8 +235,8 @@ class LocalServer:
         await self.svc.storage.close()
 
 
-async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Translator) -> None:
-    """Run the local table until interrupted."""
+async def serve(settings: LocalSettings, sock: socket.socket, lang: str, tr: Translator) -> None:
+    """Run the local table on a listening socket until interrupted."""
     server = await LocalServer.open(
         settings.database_path,
         tr,
@@ -244,7 +245,7 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
         settings.computer_budget_ms,
     )
     cap = connection_cap(LOCAL_MAX_CONNECTIONS, servers=1)
-    config = guarded_config(server.web.app, "the local table", cap, host=host, port=port)
+    config = guarded_config(server.web.app, "the local table", cap)
     web = QuietServer(config)
 
     def stop() -> None:
@@ -254,20 +255,24 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop)
+    host, port = sock.getsockname()[:2]
     print(f"Tavolata: http://{host}:{port}", flush=True)
     try:
-        await web.serve()
+        await web.serve(sockets=[sock])
     finally:
         await server.close()
 
 
-def main(settings: LocalSettings, host: str, port: int, lang: str) -> int:
-    """``python -m bot --local`` (``bot.__main__`` read the settings and set up the log)."""
+def main(settings: LocalSettings, sock: socket.socket, lang: str) -> int:
+    """``python -m bot --local`` (``bot.__main__`` read the settings, took the port and set up
+    the log)."""
     from bot.core.i18n import LOCALES_DIR
 
     try:
-        asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
+        asyncio.run(serve(settings, sock, lang, Translator(LOCALES_DIR)))
     except (DatabaseUnusable, SchemaTooNew) as exc:
         print(f"database error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        sock.close()
     return 0

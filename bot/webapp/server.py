@@ -80,6 +80,19 @@ PAGE_TEXTS = (
     "webapp-cards",
     "webapp-table-empty",
     "webapp-again",
+    "webapp-server-down",
+    "webapp-cannot-play",
+    "webapp-no-trump",
+    "webapp-atu",
+    "webapp-result",
+    "webapp-confirm",
+    "webapp-help-pass",
+    "webapp-help-take",
+    "webapp-help-trump",
+    "webapp-help-sensa",
+    "webapp-help-contru",
+    "webapp-help-declare",
+    "webapp-help-knock",
 )
 
 

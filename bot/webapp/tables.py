@@ -72,11 +72,27 @@ def rank_labels(ctx: Any) -> dict[str, str]:
     return {r: label.removesuffix(suit) for r, label in labels.items()}
 
 
-def _in_lang(live: LiveGame, lang: str) -> LiveGame:
-    """The same game with its texts in ``lang`` (screens draw in the game's language)."""
+def _in_lang(live: LiveGame, lang: str, svc: Services) -> LiveGame:
+    """The same game with its texts in ``lang`` (screens draw in the game's language), its
+    computer players under short names (a phone's seat has room for "Computer 3"; the page
+    says their level once)."""
     other = copy.copy(live)
-    other.row = dataclasses.replace(live.row, lang=lang)
+    seats = [
+        dataclasses.replace(s, name=svc.tr.get(lang, "webapp-computer", number=s.seat + 1))
+        if s.computer
+        else s
+        for s in live.row.seats
+    ]
+    other.row = dataclasses.replace(live.row, lang=lang, seats=seats)
     return other
+
+
+def _levels(svc: Services, live: LiveGame, lang: str) -> str | None:
+    """The computer players' level, said once ("normale"), or None without computers."""
+    levels = sorted({s.computer for s in live.row.seats if s.computer})
+    if not levels:
+        return None
+    return ", ".join(svc.tr.get(lang, f"computer-level-{level}") for level in levels)
 
 
 def public_state(
@@ -87,7 +103,8 @@ def public_state(
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
-    ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
+    shown = _in_lang(live, lang, svc)
+    ctx = screens.make_ctx(svc.tr, lang, shown)
     public = game.view(None)
     drawn = _drawn_lines(ui, ctx, public)
     if row.status == "cancelled":
@@ -105,7 +122,8 @@ def public_state(
         "move": game.move_number,
         "status": row.status,
         "over": game.is_over or row.status != "active",
-        "names": [s.name for s in sorted(row.seats, key=lambda s: s.seat)],
+        "names": [s.name for s in sorted(shown.row.seats, key=lambda s: s.seat)],
+        "level": _levels(svc, live, lang),
         "faces": ui.faces,
         "ranks": rank_labels(ctx),
         "suits": {suit: ctx.suit(suit) for suit in "HDCS"},
@@ -129,14 +147,41 @@ def seat_state(
     legal = game.legal_actions(seat) if active and seat == game.current_seat else []
     state = {**public, "seat": seat, "view": view, "legal": legal, "labels": {}}
     if legal or view.get("partner_hand") is not None:
-        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
+        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang, svc))
         state["labels"] = {c: ui.action_label(ctx, view, c) for c in legal if len(c) != 2}
         if view.get("partner_hand") is not None:
             line = ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"]))
             state["notes"] = [*public["notes"], line]
     if legal:
         state["turn"] = svc.tr.get(lang, "webapp-your-turn")
+    state["why"] = refusals(svc, live, seat, legal, view, lang)
     return state
+
+
+def refusals(
+    svc: Services,
+    live: LiveGame,
+    seat: int | None,
+    legal: list[str],
+    view: dict[str, Any],
+    lang: str,
+) -> dict[str, str]:
+    """Why each card of the seat's hand cannot be played now, in the game's words: the engine's
+    reason for each card it refuses on the seat's turn ("Devi rispondere al seme"), or one
+    reason for every card ("*") when it is not the seat's turn."""
+    hand = view.get("hand") or []
+    if seat is None or not hand:
+        return {}
+    game = live.game
+    if not legal:
+        reason = "illegal-game-over" if not live.active or game.is_over else "illegal-not-your-turn"
+        return {"*": svc.tr.get(lang, reason)}
+    playable = {code.split(":")[0] for code in legal}
+    return {
+        card: svc.tr.get(lang, play.refusal(svc, game, seat, card, lang))
+        for card in hand
+        if card not in playable
+    }
 
 
 @dataclass(frozen=True)
@@ -197,9 +242,21 @@ class WebTables:
         if stored is None:
             return None
         content = screens.announcement_screen(
-            self.svc.tr, _in_lang(live, lang), stored["events"], stored["view"], self.svc.extras
+            self.svc.tr,
+            _in_lang(live, lang, self.svc),
+            stored["events"],
+            stored["view"],
+            self.svc.extras,
         )
-        return {"move": stored["move"], "lines": content.text.split("\n")}
+        lines = content.text.split("\n")
+        over = next((e for e in stored["events"] if e["type"] == "game_over"), None)
+        outcome = lines[:1]
+        if over is not None:
+            ctx = screens.make_ctx(self.svc.tr, lang, _in_lang(live, lang, self.svc))
+            winners = screens.winners_line(ctx, over["winners"])
+            outcome.append(winners)
+            lines = [line for line in lines if line != winners]
+        return {"move": stored["move"], "outcome": outcome, "lines": lines[1:]}
 
     def state(self, live: LiveGame, seat: int | None, lang: str) -> dict[str, Any]:
         """The page's state for ``seat`` now (its public part drawn once per move)."""

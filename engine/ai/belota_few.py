@@ -1,4 +1,4 @@
-"""Computer players for Belòta with two or three players (``rules/belota-2-3.md``), each for
+"""Computer players for Belòta with two or three players (``docs/rules/belota-2-3.md``), each for
 himself; ``engine.ai.belota`` hands them every view with ``players`` 2 or 3.
 
 The four-player players' ideas with no partner: every other player is an opponent.
@@ -343,7 +343,7 @@ def playout(g: Belota) -> list[int]:
             code = _first_trick(s.hand, legal, s.trump, s.turned)  # type: ignore[assignment]
             if code is None:
                 if memory is None:
-                    short = getattr(g.rules, "mazzo_3", 32) == 24
+                    short = g.rules.model_dump().get("mazzo_3", 32) == 24
                     memory = Memory((s.dealer + 1) % n, s.trump, n, short)
                     declarer = s.contract_team
                 memory.read(s.played)

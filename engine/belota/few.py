@@ -1,4 +1,4 @@
-"""Belòta for two and for three players (``rules/belota-2-3.md``): each plays for himself.
+"""Belòta for two and for three players (``docs/rules/belota-2-3.md``): each plays for himself.
 
 ``engine.new_game("belota", players=2)`` (or 3) makes a ``BelotaFew``, a ``Belota`` whose every
 rule that counts seats or teams is written again for ``n`` players; the four-player game's code

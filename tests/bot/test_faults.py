@@ -21,7 +21,7 @@ import engine
 from bot.core import intake
 from bot.core import storage as storage_module
 from bot.core.storage import MIGRATIONS, SCHEMA_VERSION, Storage
-from bot.table import edits as render
+from bot.delivery import scheduler as render
 from tests.bot.conftest import BotRunner, Table, t
 
 
@@ -180,7 +180,7 @@ async def test_telegram_errors_during_play_do_not_stop_the_game(
     """An error from Telegram in the middle of a game (rate limit, forbidden, not modified,
     message lost, timeout: on the group's table edit; a press whose answer times out): the
     action stands, the messages show it, and the game plays on to its end."""
-    monkeypatch.setattr("bot.table.edits.RETRY_DELAY", 0.01)
+    monkeypatch.setattr("bot.delivery.scheduler.RETRY_DELAY", 0.01)
     table = make_table(2)
     await table.start("briscola", 2)
     await table.play_to_end(random.Random(4), stop_after=3)

@@ -106,7 +106,7 @@ async def test_a_result_not_sent_before_a_crash_is_sent_after_the_restart(
 ):
     """The end of the game is committed with the last card; if Telegram never took the final
     message (every try timed out), the next start sends it."""
-    monkeypatch.setattr("bot.table.edits.RETRY_DELAY", 0.01)
+    monkeypatch.setattr("bot.delivery.scheduler.RETRY_DELAY", 0.01)
     table = make_table(2)
     await table.start("briscola", 2)
     group_id = table.group["id"]
@@ -208,7 +208,7 @@ async def test_a_ping_a_crash_cut_off_is_sent_after_the_restart(make_table, fake
     timed out) before the bot stops, as in a crash between the two: the next start pings that
     player (their hand sent afresh at the bottom of the chat, the old one deleted) rather than
     taking the turn as pinged."""
-    monkeypatch.setattr("bot.table.edits.RETRY_DELAY", 0.01)
+    monkeypatch.setattr("bot.delivery.scheduler.RETRY_DELAY", 0.01)
     table = make_table(2)
     await table.start("briscola", 2)
     live = await bot.svc.games.get(table.game_id)

@@ -208,7 +208,7 @@ async def test_two_players_in_two_browsers(browser, mini):
         while not live.game.is_over:
             seat = live.game.current_seat
             page = pages[seat]
-            cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+            cards = page.locator(".hand.my-turn button[data-card]:not([aria-disabled])")
             await cards.first.wait_for(timeout=10_000)
             before = live.game.move_number
             await cards.nth(rng.randrange(await cards.count())).click()

@@ -12,7 +12,7 @@ import random
 import pytest
 from telegram import Update
 
-from bot.core.fairness import ANSWER, LATER, LATER_SHARE, URGENT, CallBudget, ChatRateLimiter
+from bot.delivery.pacing import ANSWER, LATER, LATER_SHARE, URGENT, CallBudget, ChatRateLimiter
 from tests.bot.conftest import BotRunner, Table, t
 from tests.fake_telegram import FakeTelegram
 

@@ -1,4 +1,4 @@
-"""Belòta's texts where each plays for himself (``rules/belota-2-3.md``): the contract, the
+"""Belòta's texts where each plays for himself (``docs/rules/belota-2-3.md``): the contract, the
 scoresheet and its result name players, never a pair; a failed contract's points are said to
 go where the rules send them."""
 

@@ -1,4 +1,4 @@
-"""Belòta for two and three players at a Telegram table (``rules/belota-2-3.md``): the lobby
+"""Belòta for two and three players at a Telegram table (``docs/rules/belota-2-3.md``): the lobby
 offers the counts, computer players fill to the chosen one, the house rules of two and three
 are buttons, the table shows the bergère and the card left face up, and the scoresheet, the
 results and the ratings speak of players; a rematch keeps the count."""

@@ -16,6 +16,7 @@ from telegram import Update
 
 import engine
 from bot.core.settings import Settings
+from bot.delivery.pacing import GROUP_PERIOD, Limits
 from bot.games import ui_for
 from bot.table import screens
 from bot.table.play import TAIL_HAND, forced_tail
@@ -226,7 +227,7 @@ async def test_table_edits_within_the_window_are_one_edit_and_hands_do_not_wait(
     table = make_table(2)
     await table.start("briscola", 2)
     live = await bot.svc.games.get(table.game_id)
-    bot.svc.renderer.window = 60.0  # a window longer than the test: only a flush ends it
+    bot.svc.renderer.pacing.window = 60.0  # a window longer than the test: only a flush ends it
     first = live.game.current_seat
     start = len(table.fake.calls)
     card = live.game.legal_actions(first)[0]
@@ -252,7 +253,7 @@ async def test_a_pass_with_nothing_new_for_the_group_ends_at_once(bot, make_tabl
     table = make_table(2)
     await table.start("briscola", 2)
     renderer = bot.svc.renderer
-    renderer.window = 3600.0  # the table was just sent: the window is open
+    renderer.pacing.window = 3600.0  # the table was just sent: the window is open
     start = len(table.fake.calls)
     renderer.refresh(table.game_id)
     await asyncio.wait_for(renderer.drain(), 30)  # the bound catches a pass that waits
@@ -265,7 +266,7 @@ async def test_the_window_never_holds_the_bids_of_the_next_bidder(bot, make_tabl
     table = make_table(4)
     await table.start("belota", 4)
     live = await bot.svc.games.get(table.game_id)
-    bot.svc.renderer.window = 60.0
+    bot.svc.renderer.pacing.window = 60.0
     for _ in range(3):
         seat = live.game.current_seat
         move = live.game.move_number
@@ -302,8 +303,8 @@ def test_the_window_leaves_a_quarter_of_the_group_rate_and_is_checked():
     """20 messages a minute in a group: the table's edits take three quarters of them by
     default (one every 4 seconds), the rest is left for results, new tables and bids; a
     negative window is refused naming the setting."""
-    settings = Settings(telegram_bot_token="1:abc", _env_file=None)
-    assert settings.group_edit_window == 60 / (settings.group_max_rate * 3 / 4) == 4.0
+    limits = Limits.of(Settings(telegram_bot_token="1:abc", _env_file=None))
+    assert limits.group_edit_window == GROUP_PERIOD / (limits.group_rate * 3 / 4) == 4.0
     with pytest.raises(ValueError, match="group_edit_window"):
         Settings(telegram_bot_token="1:abc", group_edit_window=-1, _env_file=None)
 

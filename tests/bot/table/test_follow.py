@@ -14,7 +14,7 @@ from telegram import Update
 import engine
 from bot.core.callbacks import action_callback
 from bot.core.live import RECENT_EVENTS, LiveGame
-from bot.core.settings import Settings
+from bot.delivery.pacing import GROUP_EDIT_WINDOW
 from bot.games import offered_kinds, ui_for
 from bot.table import play, screens
 from tests.bot.conftest import TR, Table, cards_shown, t
@@ -24,7 +24,7 @@ GAMES = [
     for kind, n in (("briscola", 2), ("briscola", 4), ("cirulla", 2), ("belota", 4))
     if kind in offered_kinds()
 ]
-DEFAULT_WINDOW = Settings.model_fields["group_edit_window"].default
+DEFAULT_WINDOW = GROUP_EDIT_WINDOW
 
 
 def pings_of(table: Table, start: int) -> dict[int, int]:
@@ -138,7 +138,7 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
     does, and no reminder."""
     table = make_table(players)
     await table.start(kind, players)
-    bot.svc.renderer.window = DEFAULT_WINDOW
+    bot.svc.renderer.pacing.window = DEFAULT_WINDOW
     live = await bot.svc.games.get(table.game_id)
     table.fake.calls = Calls(table.fake.calls)
     start = len(table.fake.calls)  # the first turn's ping is the hand every player got
@@ -288,7 +288,7 @@ async def _held(bot, table: Table) -> LiveGame:
     """The game of ``table`` with the group's edit window so long that nothing a test does
     reaches the table until ``flush``; returns the live game. Actions go through
     ``play.perform`` (the path of a press after its checks), so no test waits on the window."""
-    bot.svc.renderer.window = 3600.0
+    bot.svc.renderer.pacing.window = 3600.0
     return await bot.svc.games.get(table.game_id)
 
 
@@ -593,7 +593,7 @@ async def test_a_short_budget_leaves_the_pressed_hand_for_its_next_ping(bot, mak
     holds one hand, the live one."""
     table = make_table(2)
     await table.start("briscola", 2)
-    bot.svc.renderer._budget = lambda: StandInBudget(short)
+    bot.svc.renderer.pacing.budget = StandInBudget(short)
     live = await bot.svc.games.get(table.game_id)
     seat = live.game.current_seat
     user, other = table.users[seat], table.users[1 - seat]

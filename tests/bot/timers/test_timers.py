@@ -14,7 +14,8 @@ import time
 import pytest
 
 from bot.timers import turns as timers_module
-from bot.timers.turns import IDLE_CLOSE, LOBBY_TTL, MAX_MISSES, parse_turn
+from bot.timers.choices import parse_turn
+from bot.timers.turns import IDLE_CLOSE, LOBBY_TTL, MAX_MISSES
 from tests.bot.conftest import t
 
 

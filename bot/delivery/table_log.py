@@ -19,16 +19,24 @@ class TableLog:
         # game id -> (event serial the table's version starts from, serial it was drawn at)
         self._serials: dict[int, tuple[int, int]] = {}
 
+    def _latest(self, live: LiveGame) -> tuple[int, int]:
+        """The serials of the table's latest version; before the first, that version is taken
+        as drawn when the game was loaded, so that the first one shows every move made since
+        (all of them for a game started by this run of the bot, however late its table's first
+        version is drawn: the lobby's message becomes the table after several moves at a quick
+        pace, and a rematch's table waits for the group's window)."""
+        loaded = min(live.loaded_serial, live.serial)
+        return self._serials.get(live.game_id, (loaded, loaded))
+
     def drawn_at(self, live: LiveGame) -> int:
-        """The event serial the table's latest version was drawn at (the game's now if none)."""
-        return self._serials.get(live.game_id, (live.serial, live.serial))[1]
+        """The event serial the table's latest version was drawn at."""
+        return self._latest(live)[1]
 
     def since(self, live: LiveGame) -> tuple[int, list[dict]]:
         """The serial the table's next version starts from, and the events it shows: every
         one since the previous version, none from before the deal's result."""
-        serial = live.serial
-        base, drawn = self._serials.get(live.game_id, (serial, serial))
-        if serial != drawn:
+        base, drawn = self._latest(live)
+        if live.serial != drawn:
             base = drawn
         return base, _after_last_result(live, live.events_since(base))
 

@@ -1,0 +1,446 @@
+"""Telegram's limits, all in one place, and how the bot keeps under them.
+
+Telegram takes about 30 calls a second from a bot (``OVERALL_RATE``), about 20 messages a
+minute in a group (``GROUP_RATE`` per ``GROUP_PERIOD``; a forum's topics share their group's),
+and about one message a second in a private chat (``PRIVATE_GAP``); beyond them it answers 429
+with a ``retry_after``. Two pieces keep the bot under them:
+
+- ``ChatRateLimiter`` paces the Bot API calls: each group has its own budget, all chats share
+  the bot's overall one (a ``CallBudget``), and a 429 pauses only the chat it was about. A call
+  waiting for its group's budget holds nothing another chat needs: it takes the overall budget
+  only once its group lets it go. (python-telegram-bot's ``AIORateLimiter`` pauses every
+  request of the bot on any 429.) When the overall budget is short, the answers to presses and
+  inline queries come first (``ANSWER``: a button stops spinning), then the calls a player
+  waits for (``URGENT``: a ping, a reply; the default), and those that can wait come after
+  (``LATER``: a table edit, a deletion; see ``later``), with a share of the budget kept for
+  them so that they still go.
+- ``Pacing`` is the delivery's side: the group's edit window (table edits keep
+  ``GROUP_EDIT_WINDOW`` seconds apart in a group, so that the changes made meanwhile go into
+  one edit), the private gap between two messages to one private chat, and the places a game's
+  calls that can wait take in the overall budget.
+
+The settings (``bot.core.settings``) may change each figure (``Limits.of``); left unset, they
+are Telegram's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Callable, Coroutine, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+from bot.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# Telegram's limits (and the bot's answer to the group's): calls a second from the bot, messages
+# per GROUP_PERIOD seconds in a group, seconds between two messages to one private chat.
+OVERALL_RATE = 30.0
+GROUP_RATE = 20.0
+GROUP_PERIOD = 60.0
+PRIVATE_GAP = 1.0
+# Seconds between two table edits in one group: 20 messages a minute is one every 3 s; edits
+# every 4 s use 15 of them and leave the rest for what cannot wait (a deal's result and its
+# next table, Belòta's bids, notices, /tavolo). Changes made within the window are shown
+# together by one edit; 0 edits at every change.
+GROUP_EDIT_WINDOW = GROUP_PERIOD / (GROUP_RATE * 3 / 4)
+# Messages one deleteMessages call takes at most.
+DELETE_BATCH = 100
+
+# A chat's budget is dropped once idle, when more than this many chats have one.
+KEEP_LIMITERS = 512
+# Added to Telegram's retry_after, as python-telegram-bot does.
+RETRY_SLACK = 0.1
+
+
+# The priority of a Bot API call: answers to presses and inline queries (``ANSWERS``), then
+# the calls made in a context (see ``later``).
+ANSWER = 0
+URGENT = 1
+LATER = 2
+PRIORITIES = 3
+# Calls that name no chat but go to a user at once: they count in the overall budget, first.
+ANSWERS = frozenset({"answerCallbackQuery", "answerInlineQuery"})
+_priority: ContextVar[int] = ContextVar("call_priority", default=URGENT)
+# A call's place in the overall budget already taken (``CallBudget.reserve``): the next call
+# made in this context spends it instead of waiting again.
+_reserved: ContextVar[bool] = ContextVar("call_reserved", default=False)
+# When LATER calls wait beside others, one call in LATER_SHARE goes to a LATER one. Each card a
+# player presses costs two calls that cannot wait (its answer, the next player's ping), so with a
+# saturated budget the bot serves 30 * (1 - 1/LATER_SHARE) / 2 cards a second: 12 at 5 (11.25
+# at 4), the rest of the budget keeping the tables and the old hands' deletions going.
+LATER_SHARE = 5
+
+
+@contextlib.contextmanager
+def later() -> Iterator[None]:
+    """The calls made inside can wait behind the urgent ones (``LATER``)."""
+    token = _priority.set(LATER)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+class CallBudget:
+    """At most ``max_rate`` calls in any ``period`` seconds (a leaky bucket, as aiolimiter's),
+    the calls that wait served answers first, then urgent ones, each kind in order, one in
+    ``LATER_SHARE`` to a ``LATER`` call when others wait beside it."""
+
+    def __init__(self, max_rate: float, period: float = 1.0) -> None:
+        self.max_rate = max_rate
+        self._drain = max_rate / period  # calls per second leaving the bucket
+        self._level = 0.0
+        self._last = 0.0
+        self._queues = tuple(deque[asyncio.Future[None]]() for _ in range(PRIORITIES))
+        self._granted = 0  # grants while LATER and others waited, to give LATER its share
+        self._timer: asyncio.TimerHandle | None = None
+
+    def _leak(self) -> float:
+        now = asyncio.get_running_loop().time()
+        self._level = max(0.0, self._level - (now - self._last) * self._drain)
+        self._last = now
+        return now
+
+    def waiting(self, priority: int = URGENT) -> int:
+        """Calls of this priority waiting for the budget."""
+        return sum(not f.done() for f in self._queues[priority])
+
+    async def acquire(self, priority: int = URGENT) -> None:
+        """Wait for a place in the budget."""
+        self._leak()
+        if not any(self._queues) and self._level + 1 <= self.max_rate:
+            self._level += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queues[priority].append(future)
+        self._grant()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._level -= 1  # granted as it was given up: the place goes to the next one
+                self._grant()
+            raise
+
+    def _next(self) -> asyncio.Future[None] | None:
+        for queue in self._queues:
+            while queue and queue[0].done():
+                queue.popleft()  # given up while waiting
+        *first, low = self._queues
+        ahead = next((queue for queue in first if queue), None)
+        if ahead is not None and low:
+            self._granted += 1
+            if self._granted % LATER_SHARE == 0:
+                return low.popleft()
+        if ahead is not None:
+            return ahead.popleft()
+        return low.popleft() if low else None
+
+    def _grant(self) -> None:
+        self._timer = None
+        self._leak()
+        while self._level + 1 <= self.max_rate:
+            future = self._next()
+            if future is None:
+                return
+            self._level += 1
+            future.set_result(None)
+        if any(self._queues) and self._timer is None:
+            wait = (self._level + 1 - self.max_rate) / self._drain
+            self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._grant)
+
+    async def reserve(self, priority: int = URGENT, not_before: float = 0.0) -> None:
+        """Take a place for the next call made in this context, waiting at least ``not_before``
+        seconds meanwhile (a private chat's gap between two messages: the wait in the queue
+        counts towards it). A place taken before and still unspent serves (a call has one)."""
+        if _reserved.get():
+            if not_before > 0:
+                await asyncio.sleep(not_before)
+            return
+        if not_before > 0:
+            await asyncio.gather(asyncio.sleep(not_before), self.acquire(priority))
+        else:
+            await self.acquire(priority)
+        _reserved.set(True)
+
+    def give_back(self) -> None:
+        """Return the place taken in this context and not spent (its task has nothing more to
+        send): the budget counts calls made, and the next one waiting takes it."""
+        if not _reserved.get():
+            return
+        _reserved.set(False)
+        self._leak()
+        self._level = max(0.0, self._level - 1)
+        self._grant()
+
+    def give_back_place(self, place: asyncio.Future[None]) -> None:
+        """Give up a place awaited by ``reserve_unless``: cancelled if still waiting, returned
+        to the budget if it came and was never spent."""
+        if place.done():
+            if not place.cancelled() and place.exception() is None:
+                self._leak()
+                self._level = max(0.0, self._level - 1)
+                self._grant()
+        else:
+            place.cancel()
+
+    async def reserve_unless(self, event: asyncio.Event, places: dict[Any, asyncio.Task]) -> bool:
+        """Take a ``LATER`` place for the next call made in this context, unless ``event`` is
+        set first (False: nothing taken yet). A caller that waits so before it draws a message
+        sends the latest state once its turn comes (changes made meanwhile fold into that one
+        call), and goes back to more urgent work when ``event`` tells of some. The place in the
+        queue is kept in ``places`` (under the event) for the next try: an interrupted wait
+        does not go back to the end of the queue. ``forget`` gives it up."""
+        if _reserved.get():
+            return True  # a place taken before is still unspent
+        place = places.get(event)
+        if place is None:
+            place = places[event] = asyncio.ensure_future(self.acquire(LATER))
+        if not place.done():
+            woken = asyncio.ensure_future(event.wait())
+            try:
+                await asyncio.wait({place, woken}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                woken.cancel()
+            if not place.done():
+                return False
+        del places[event]
+        if place.cancelled() or place.exception() is not None:
+            return False
+        _reserved.set(True)
+        return True
+
+
+def _retry_seconds(exc: RetryAfter) -> float:
+    value = getattr(exc, "_retry_after", None)
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    return float(value or 1)
+
+
+class ChatRateLimiter(BaseRateLimiter[int]):
+    """Per-chat pacing of Bot API calls, a shared overall budget, per-chat 429 pauses."""
+
+    def __init__(
+        self,
+        overall_max_rate: float = OVERALL_RATE,
+        group_max_rate: float = GROUP_RATE,
+        *,
+        group_time_period: float = GROUP_PERIOD,
+        max_retries: int = 0,
+    ) -> None:
+        """Rates of 0 turn that budget off; ``max_retries``: 429s waited out per call."""
+        self.overall = CallBudget(overall_max_rate, 1) if overall_max_rate else None
+        self._group_rate = group_max_rate
+        self._group_period = group_time_period
+        self._groups: dict[int | str, AsyncLimiter] = {}
+        self._paused: dict[int | str | None, float] = {}  # chat -> loop time to wait for
+        self._max_retries = max_retries
+
+    async def initialize(self) -> None:
+        """Nothing to open."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    def paused(self, chat: int | str | None) -> float:
+        """Seconds the chat still waits for after a 429 (0: none)."""
+        until = self._paused.get(chat)
+        if until is None:
+            return 0.0
+        left = until - asyncio.get_running_loop().time()
+        if left <= 0:
+            self._paused.pop(chat, None)
+            return 0.0
+        return left
+
+    async def _wait_pause(self, chat: int | str | None) -> None:
+        while (left := self.paused(chat)) > 0:
+            await asyncio.sleep(left)
+
+    def _group_limiter(self, chat: int | str) -> AsyncLimiter | contextlib.nullcontext:
+        if not self._group_rate:
+            return contextlib.nullcontext()
+        limiter = self._groups.get(chat)
+        if limiter is None:
+            if len(self._groups) > KEEP_LIMITERS:
+                for key, old in list(self._groups.items()):
+                    if old.has_capacity(old.max_rate):
+                        del self._groups[key]
+            limiter = self._groups[chat] = AsyncLimiter(self._group_rate, self._group_period)
+        return limiter
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        """Run one call within its chat's budget and the overall one; wait out a 429 in that
+        chat alone, up to ``max_retries`` times, then raise it."""
+        chat = data.get("chat_id")
+        with contextlib.suppress(ValueError, TypeError):
+            chat = int(chat)
+        is_group = (isinstance(chat, int) and chat < 0) or isinstance(chat, str)
+        answer = endpoint in ANSWERS
+        retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        for attempt in range(retries + 1):
+            await self._wait_pause(chat)
+            group = self._group_limiter(chat) if is_group else contextlib.nullcontext()
+            # Calls of the bot itself (getMe, setMyCommands, the webhook) count in no budget.
+            overall = self.overall if chat is not None or answer else None
+            try:
+                async with group:
+                    if _reserved.get() and not answer:
+                        _reserved.set(False)  # its place was taken beforehand
+                    elif overall is not None:
+                        await overall.acquire(ANSWER if answer else _priority.get())
+                    # A 429 for this chat may have come while this call waited for a budget.
+                    await self._wait_pause(chat)
+                    return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                delay = _retry_seconds(exc) + RETRY_SLACK
+                if chat is not None:
+                    loop = asyncio.get_running_loop()
+                    until = loop.time() + delay
+                    self._paused[chat] = max(self._paused.get(chat, 0.0), until)
+                if attempt == retries:
+                    log.warning(
+                        "%s in chat %s: rate limited after %d retries", endpoint, chat, retries
+                    )
+                    raise
+                log.info("%s in chat %s: rate limited, retrying in %.1f s", endpoint, chat, delay)
+                if chat is None:
+                    await asyncio.sleep(delay)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The figures the bot keeps to: Telegram's, unless the settings change them (0 turns a
+    budget, the window or the gap off)."""
+
+    overall_rate: float = OVERALL_RATE
+    group_rate: float = GROUP_RATE
+    group_edit_window: float = GROUP_EDIT_WINDOW
+    private_gap: float = PRIVATE_GAP
+
+    @classmethod
+    def of(cls, settings: Settings) -> Limits:
+        """The limits of the settings, Telegram's where they leave a figure unset."""
+
+        def pick(value: float | None, default: float) -> float:
+            return default if value is None else value
+
+        return cls(
+            pick(settings.overall_max_rate, OVERALL_RATE),
+            pick(settings.group_max_rate, GROUP_RATE),
+            pick(settings.group_edit_window, GROUP_EDIT_WINDOW),
+            pick(settings.private_gap, PRIVATE_GAP),
+        )
+
+    def rate_limiter(self, max_retries: int) -> ChatRateLimiter:
+        """The Bot API client's limiter for these limits."""
+        return ChatRateLimiter(
+            overall_max_rate=self.overall_rate,
+            group_max_rate=self.group_rate,
+            max_retries=max_retries,
+        )
+
+
+class Pacing:
+    """The delivery's side of the limits: the group's edit window, the private gap, and the
+    places a game's calls that can wait take in the bot's overall budget (``budget``: None
+    when the bot has none). While a ``hurry`` is under way (a flush), nothing waits."""
+
+    def __init__(
+        self, window: float = 0.0, private_gap: float = 0.0, budget: CallBudget | None = None
+    ) -> None:
+        self.window = window  # seconds between two table edits in one group
+        self.private_gap = private_gap  # seconds between two messages sent to a private chat
+        self.budget = budget
+        self._last_group: dict[int, float] = {}  # chat id -> loop time of its latest call
+        self._last_private: dict[int, float] = {}  # user id -> loop time of the latest send
+        self._hurry = 0  # flushes under way
+        # A game's place in the budget (under its task's wake event), kept between two tries.
+        self._places: dict[asyncio.Event, asyncio.Task] = {}
+
+    @property
+    def hurried(self) -> bool:
+        """Whether a flush is under way: no window holds an edit, no call waits its turn."""
+        return self._hurry > 0
+
+    @contextlib.contextmanager
+    def hurry(self) -> Iterator[None]:
+        """Inside, nothing waits for a window or a place in the budget."""
+        self._hurry += 1
+        try:
+            yield
+        finally:
+            self._hurry -= 1
+
+    def group_wait(self, chat_id: int) -> float:
+        """Seconds a table edit in this chat waits for the end of the group's window (0 or less:
+        it may go)."""
+        if self.window <= 0 or self._hurry:
+            return 0.0
+        last = self._last_group.get(chat_id)
+        if last is None:
+            return 0.0
+        return last + self.window - asyncio.get_running_loop().time()
+
+    def group_called(self, chat_id: int) -> None:
+        """A call was made in a group: its window opens now."""
+        self._last_group[chat_id] = asyncio.get_running_loop().time()
+
+    async def before_private(self, user_id: int) -> None:
+        """Wait until a message may be sent to a private chat (its gap since the previous
+        one), holding its place in the budget meanwhile (the wait in the queue counts)."""
+        loop = asyncio.get_running_loop()
+        wait = self._last_private.get(user_id, -1e9) + self.private_gap - loop.time()
+        if self.budget is not None:
+            await self.budget.reserve(not_before=wait)
+        elif wait > 0:
+            await asyncio.sleep(wait)
+
+    def private_sent(self, user_id: int) -> None:
+        """A message was sent to a private chat: its gap starts now."""
+        self._last_private[user_id] = asyncio.get_running_loop().time()
+
+    def short(self) -> bool:
+        """Whether calls that cannot wait are queued for the overall budget (it is short)."""
+        budget = self.budget
+        if budget is None or self._hurry:
+            return False
+        return bool(budget.waiting(URGENT) or budget.waiting(ANSWER))
+
+    async def my_turn(self, wake: asyncio.Event) -> bool:
+        """Wait for a place in the overall budget for a call that can wait (``LATER``); False
+        when ``wake`` (a change of the game) came first: its ping goes before."""
+        if self.budget is None or self._hurry:
+            return True
+        return await self.budget.reserve_unless(wake, self._places)
+
+    def release(self, wake: asyncio.Event) -> None:
+        """A game's task ends: the place it took and did not spend goes to the next call."""
+        place = self._places.pop(wake, None)
+        if self.budget is not None:
+            self.budget.give_back()
+            if place is not None:
+                self.budget.give_back_place(place)
+        elif place is not None:
+            place.cancel()
