@@ -9,7 +9,8 @@ levels:
 - ``hard``: deals the unseen cards at random consistently with the view, many times, plays each
   candidate action out with the normal rules for every seat, and keeps the best on average
   (determinized Monte Carlo) within a time budget; it leaves the normal choice only when the
-  paired comparison on the same sampled deals shows a gain clear of the noise (95% interval).
+  paired comparison on the same sampled deals shows a gain clear of the noise (95% interval;
+  one standard error in two-player Briscola, whose sampled deals read the opponent's plays).
   (Belòta's hard player searches the play only and bids as the normal player: searching bids
   measured worse.)
 

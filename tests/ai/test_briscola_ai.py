@@ -381,3 +381,29 @@ def test_the_playouts_end_exactly_once_two_cards_are_left_in_the_stock():
     best = best if follow.turn == side else -best
     expected = follow.points[side] - follow.points[1 - side] + best
     assert ai.rollout_margin(deal.copy(), side) == expected
+
+
+def test_two_player_dealing_favours_hands_that_explain_the_opponents_plays():
+    """After seven tricks of normal play, the hard player's sampled deals give the opponent hands
+    with which the normal rules would have made more of its latest plays than with hands dealt
+    at random (the dealing reads the opponent's plays)."""
+    g = engine.new_game("briscola", 2, seed=2)
+    rng = random.Random(2)
+    for _ in range(15):
+        seat = g.current_seat
+        g.play(seat, ai.normal(g.view(seat), g.legal_actions(seat), rng))
+    seat = g.current_seat
+    view = g.view(seat)
+    seen = ai.seen_from_view(view)
+    history = ai.History(view, seen, ai.RECENT_2)
+    other = 1 - seat
+    sample = ai.sampler(view, seen)
+    unseen = [c for c in PACK_40 if seen.unseen(c)]
+
+    def surprises(hand: list[str]) -> int:
+        return history.surprises(other, hand, random.Random(0))
+
+    sampled = sum(surprises(sample(rng).hands[other]) for _ in range(200))
+    size = view["hand_sizes"][other]
+    dealt = sum(surprises(rng.sample(unseen, size)) for _ in range(200))
+    assert sampled < 0.5 * dealt
