@@ -21,7 +21,7 @@ import contextlib
 import logging
 from typing import NamedTuple
 
-from telegram.error import Forbidden, NetworkError, TelegramError
+from telegram.error import Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
@@ -216,7 +216,7 @@ class Hands:
             try:
                 with later():
                     await self._delete(user_id, ids)
-            except NetworkError:
+            except (NetworkError, RetryAfter):
                 chats.setdefault(user_id, []).extend(ids)  # tried again with the next pass
                 raise
             except TelegramError as exc:  # the player blocked the bot: nothing to delete there

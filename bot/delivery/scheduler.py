@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 
-from telegram.error import NetworkError
+from telegram.error import NetworkError, RetryAfter
 
 from bot.core.live import LiveGame
 from bot.core.services import Services
@@ -127,7 +127,9 @@ class Delivery:
                     if await self._pass(game_id, wake):
                         failures = 0
                         self._answered_again(game_id)
-                except NetworkError as exc:  # timeouts included: try again a little later
+                except (NetworkError, RetryAfter) as exc:
+                    # Timeouts included, and a 429 still refused after its retries: the step is
+                    # done again a little later, nothing of it lost.
                     failures += 1
                     self._stage.pop(game_id, self._dirty).add(game_id)
                     if failures >= RETRIES:
