@@ -299,6 +299,13 @@ async def main() -> None:
     parser.add_argument(
         "--think", type=float, default=1.0, help="load mode: think times this (0: none)"
     )
+    parser.add_argument(
+        "--enforce",
+        type=int,
+        default=0,
+        help="load mode: the fake refuses with 429 past N calls a second (every method) and "
+        "one a second per private chat",
+    )
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
     if args.load:
@@ -309,6 +316,7 @@ async def main() -> None:
             args.causes,
             think=args.think,
             warmup=args.load_warmup,
+            enforce=args.enforce,
         )
         return
     print(
@@ -377,6 +385,7 @@ async def load(
     causes: bool = False,
     think: float = 1.0,
     warmup: float = 5.0,
+    enforce: int = 0,
 ) -> None:
     """``games`` games at once on one bot under Telegram's limits: each player presses a
     button shown in their hand (or, for a public choice, on the table), ``think`` times a
@@ -384,6 +393,7 @@ async def load(
     kind, players = spec.rsplit("-", 1)
     players = int(players)
     fake = FakeTelegram()
+    regime = fake.enforce(enforce) if enforce else None
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             telegram_bot_token=fake.token, database_path=Path(tmp) / "load.db", _env_file=None
@@ -495,18 +505,23 @@ async def load(
         state["measuring"] = True
         began = time.perf_counter()
         await asyncio.sleep(seconds)
+        ended = time.monotonic()
         state["measuring"] = False
         state["stop"] = True
         elapsed = time.perf_counter() - began
         finished = sum(task.done() for task in tasks)
         made = sum(1 for m, p in fake.calls[calls:] if m in MESSAGE_METHODS)
-        # Press answers count in the 30-a-second budget as well (they carry no chat id).
+        # Press answers go at once, out of the overall budget (they carry no chat id).
         answers = sum(1 for m, _ in fake.calls[calls:] if m in ANSWER_METHODS)
         kinds = Counter(
             f"{m} {'group' if p.get('chat_id', 0) < 0 else 'private'}"
             if m in MESSAGE_METHODS
             else m
             for m, p in fake.calls[calls:]
+        )
+        refused = sum(1 for e in fake.errors[:] if e.error_code == 429)
+        twice = sum(
+            1 for e in fake.errors if e.method == "answerCallbackQuery" and e.error_code != 429
         )
         await asyncio.gather(*tasks, return_exceptions=True)
         await app.shutdown()
@@ -519,15 +534,24 @@ async def load(
     )
     print(
         f"{'offered/s':>10}{'served/s':>10}{'cards/s':>9}{'calls/s':>9}{'answers/s':>11}"
-        f"{'calls/card':>12}{'p50 s':>7}{'p95 s':>7}{'p99 s':>7}{'mean s':>8}"
+        f"{'msgs/card':>11}{'ans/card':>10}{'p50 s':>7}{'p95 s':>7}{'p99 s':>7}{'mean s':>8}"
     )
     cards = max(1, state["cards"])
     print(
         f"{offered:>10}{state['presses'] / elapsed:>10.1f}{state['cards'] / elapsed:>9.1f}"
-        f"{made / elapsed:>9.1f}{answers / elapsed:>11.1f}{(made + answers) / cards:>12.2f}"
+        f"{made / elapsed:>9.1f}{answers / elapsed:>11.1f}{made / cards:>11.2f}"
+        f"{answers / cards:>10.2f}"
         f"{percentile(waits, 0.5):>7.2f}{percentile(waits, 0.95):>7.2f}"
         f"{percentile(waits, 0.99):>7.2f}{statistics.fmean(waits):>8.2f}"
     )
+    if regime is not None:
+        # The bot's rate as Telegram counts it (every method), over the last half of the window.
+        half = [t for t in regime.served if ended - seconds / 2 <= t < ended]
+        print(
+            f"enforced {enforce}/s: the bot's rate over the last {seconds / 2:.0f} s "
+            f"{len(half) / (seconds / 2):.1f}/s ({len(half) / (seconds / 2) / enforce:.0%}), "
+            f"{refused} calls refused (429), {twice} presses answered twice"
+        )
     if causes:
         for kind, count in sorted(kinds.items()):
             print(f"{'':<4}{kind:<30}{count / elapsed:>8.1f}/s{count / state['cards']:>8.2f}/card")

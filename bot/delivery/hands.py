@@ -11,7 +11,9 @@ is taken away. Old hands are deleted with the calls that can wait, those of one 
 one ``deleteMessages``.
 
 While the bot's overall budget is short, the hand a player has just played from is left as it
-is (``can_wait``): their next ping replaces it.
+is (``can_wait``): their next ping replaces it. A player at the game's Mini App page
+(``core.presence``) gets no edit and no ping: the page shows the turn; once they leave it, their
+hand is brought up to date once, and pings resume.
 """
 
 from __future__ import annotations
@@ -115,6 +117,9 @@ class Hands:
         need changed, or its removal when it would show nothing they need."""
         user_id = seat_row.user_id
         key = (live.game_id, seat_row.seat)
+        if self.svc.presence.at_page(live.game_id, user_id):
+            self._at_page(live, key)
+            return
         lang = await self.svc.lang_of(user_id)
         # Read after the last await, under the game's lock: a press being committed has moved
         # the engine on but not yet the turn (``turn_started``), and a ping keyed on that
@@ -155,6 +160,16 @@ class Hands:
             # Sent during this turn: to the player to act, a message that notified them.
             seat_row.hand_turn = ping.turn
             await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid, ping.turn)
+
+    def _at_page(self, live: LiveGame, key: tuple[int, int]) -> None:
+        """The seat's player is at the game's Mini App page, which shows the turn: no edit, no
+        ping. Their turn counts as pinged (leaving the page brings the hand up to date with an
+        edit, and pings resume with the next turn), and what the hand showed is forgotten, so
+        that the first drawing after they leave brings it up to date once."""
+        if live.active and live.game.current_seat == key[1]:
+            self._pinged[key] = Ping(live.turn_started, None)
+        self._drawn.pop(key, None)
+        self._drawn_turn.pop(key, None)
 
     async def take(self, live: LiveGame, seat_row: SeatRow) -> None:
         """Take a waiting player's hand message away (with the deletions that can wait)."""

@@ -57,6 +57,8 @@ class Delivery:
         self._closing = False
         self._stage: dict[int, set[int]] = {}  # game id -> the set of the step under way
         self._step: dict[int, int] = {}  # game id -> the step whose turn it is to wait first
+        # A player who leaves a game's Mini App page gets their private hand up to date once.
+        svc.presence.on_leave = lambda game_id, _user: self.refresh(game_id, group=False)
 
     @property
     def pings(self) -> int:

@@ -128,6 +128,7 @@ class WebApp:
             Route("/api/state", self._authed(self.state)),
             Route("/api/play", self._authed(self.play), methods=["POST"]),
             Route("/api/events", self._authed(self.events)),
+            Route("/api/presence", self._authed(self.presence), methods=["POST"]),
             *(extra or []),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
@@ -220,6 +221,22 @@ class WebApp:
             return _error(409, tr.get(lang, problem))
         return _snapshot(self.tables.snapshot(live, seat, lang))
 
+    async def presence(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
+        """The page says whether it is in front (``visible``): while it is, with its stream
+        open, the seat gets no private hand edits and no pings."""
+        try:
+            body = json.loads(await request.body())
+            game_text, visible = str(body["game"]), body["visible"]
+        except (ValueError, KeyError, TypeError):
+            return _error(400, self.svc.tr.get(await lang_of(), "alert-malformed"))
+        if not isinstance(visible, bool):
+            return _error(400, self.svc.tr.get(await lang_of(), "alert-malformed"))
+        found = await self._seated(game_text, user, lang_of)
+        if isinstance(found, Response):
+            return found
+        self.svc.presence.shown(found[0].game_id, user.user_id, visible)
+        return JSONResponse({"ok": True})
+
     async def events(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
         """The seat's live stream; a reconnection catches up from its move number."""
         found = await self._seated(request.query_params.get("game"), user, lang_of)
@@ -231,6 +248,8 @@ class WebApp:
         if self.tables.streams_of(live.game_id, seat) >= MAX_STREAMS_PER_SEAT:
             return _error(429, self.svc.tr.get(lang, "webapp-too-many"))
         watcher = self.tables.watch(live.game_id, seat, lang)
+        presence = self.svc.presence
+        presence.opened(live.game_id, user.user_id)
         if not (since and since.isdigit() and int(since) == live.game.move_number):
             watcher.offer(self.tables.snapshot(live, seat, lang))
 
@@ -249,6 +268,7 @@ class WebApp:
                 pass
             finally:
                 self.tables.unwatch(watcher)
+                presence.closed(live.game_id, user.user_id)
 
         return StreamingResponse(
             stream(),
