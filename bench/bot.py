@@ -38,8 +38,13 @@ mode's think time (unscaled: median 2.5 s, never under 0.7 s) counted from the m
 buttons show; ``--think 0`` presses at once. Printed over ``--load-seconds`` once every game has
 started (and ``--load-warmup`` seconds more): the presses offered (games over the mean think
 time: what players would press on an infinitely fast bot) and served a second, cards per
-second, the message calls and the press answers per second (both count in the 30-a-second
-budget), and the p50/p95/p99 time from a press to the next player's buttons (their ping).
+second, the message calls and the press answers per second and per card (messages count in the
+30-a-second budget, answers go at once), and the p50/p95/p99 time from a press to the next
+player's buttons (their ping, or their page's update). ``--webapp-share F``: that share of the
+seats plays from the Mini App page (open and in front: no ping, no private edit; their plays
+go through the page's path). ``--enforce N``: the fake refuses with 429 past N calls a second
+(every method) and one a second per private chat; printed also the bot's rate as the fake
+counts it over the last half of the window, the calls refused and the presses answered twice.
 
 Why players who think: each game has one press outstanding at a time (a closed loop), so by
 Little's law presses/s = games / (think + press-to-ping time). With no think time the mean wait
@@ -51,7 +56,7 @@ With human think times (about 3.0 s on average) the same throughput leaves 50 / 
     python bench/bot.py [--games 4] [--latency 20] [--scale 0.05] [--kind briscola] [--causes]
                         [--players 4] [--mode human] [--window 3]
     python bench/bot.py --load [--load-games 50] [--load-kind briscola-2] [--load-seconds 30]
-                        [--think 1] [--load-warmup 5]
+                        [--think 1] [--load-warmup 5] [--webapp-share 0] [--enforce 0]
 """
 
 from __future__ import annotations
@@ -79,6 +84,7 @@ from bot.core.callbacks import action_callback
 from bot.core.settings import Settings
 from bot.delivery.pacing import GROUP_EDIT_WINDOW, PRIVATE_GAP
 from bot.games import offered_kinds, ui_for
+from bot.webapp.tables import WebTables
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
 MESSAGE_METHODS = (
@@ -306,6 +312,12 @@ async def main() -> None:
         help="load mode: the fake refuses with 429 past N calls a second (every method) and "
         "one a second per private chat",
     )
+    parser.add_argument(
+        "--webapp-share",
+        type=float,
+        default=0.0,
+        help="load mode: the share of seats (0..1) that play from the Mini App page",
+    )
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
     if args.load:
@@ -317,6 +329,7 @@ async def main() -> None:
             think=args.think,
             warmup=args.load_warmup,
             enforce=args.enforce,
+            webapp_share=args.webapp_share,
         )
         return
     print(
@@ -386,6 +399,7 @@ async def load(
     think: float = 1.0,
     warmup: float = 5.0,
     enforce: int = 0,
+    webapp_share: float = 0.0,
 ) -> None:
     """``games`` games at once on one bot under Telegram's limits: each player presses a
     button shown in their hand (or, for a public choice, on the table), ``think`` times a
@@ -404,6 +418,9 @@ async def load(
         await app.initialize()
         await app.post_init(app)
         svc = app.bot_data["services"]
+        # The Mini App's tables (the HTTP layer aside: its cost is not Telegram's limits).
+        tables = WebTables(svc)
+        svc.listeners.insert(0, tables.on_change)
         seeds = itertools.count(7)
         svc.new_seed = lambda: next(seeds)
         ui = ui_for(kind)
@@ -444,6 +461,11 @@ async def load(
             start = next(d for _, d in lobby.buttons if d.startswith("s:"))
             await feed(app, fake.press(users[0], lobby, start))
             started.set()
+            # The seats that play from the Mini App page: open and in front all game long.
+            share = random.Random(20_000 + n)
+            at_page = {s for s in range(players) if share.random() < webapp_share}
+            for seat in at_page:
+                svc.presence.opened(live.game_id, users[seat]["id"])
             rng = random.Random(n)
             thinking = random.Random(10_000 + n)
             game = live.game
@@ -458,7 +480,10 @@ async def load(
                 user = users[seat]
 
                 def where(seat=seat, data=data, user=user, game=game) -> tuple | None:
-                    """The message showing the button to press, if any shows it yet."""
+                    """The message showing the button to press, if any shows it yet (a page
+                    shows it as soon as the move that made the turn is committed)."""
+                    if seat in at_page:
+                        return ("page", None)
                     hand = live.row.seat_row(seat).hand_message_id
                     if visible(user, hand, data):
                         return user, hand
@@ -486,7 +511,12 @@ async def load(
                 chat, message_id = found
                 pressed = time.perf_counter()
                 measured = state["measuring"]
-                await feed(app, fake.press(user, fake.message(chat, message_id), data))
+                if chat == "page":
+                    move = game.move_number
+                    if await tables.play(live, seat, move, code) is not None:
+                        continue  # refused (a timer's move came first): choose again
+                else:
+                    await feed(app, fake.press(user, fake.message(chat, message_id), data))
                 if measured and state["measuring"]:
                     state["presses"] += 1
                     if code[:2] in engine.GAMES[kind].pack:
@@ -530,7 +560,8 @@ async def load(
     offered = f"{games / mean_think:.1f}" if mean_think else "inf"
     print(
         f"load: {games} games of {spec} at once, {elapsed:.0f} s measured, "
-        f"think {think:g} x human (mean {mean_think:.2f} s), {finished} games over"
+        f"think {think:g} x human (mean {mean_think:.2f} s), {finished} games over, "
+        f"{webapp_share:.0%} of seats at the Mini App"
     )
     print(
         f"{'offered/s':>10}{'served/s':>10}{'cards/s':>9}{'calls/s':>9}{'answers/s':>11}"

@@ -36,6 +36,10 @@ from bot.table.lobby import private_closed
 
 log = logging.getLogger(__name__)
 
+# While the overall budget is short, a private chat's old hands are deleted this many at once
+# (one deleteMessages call): a player sees a few old hands for a while, and the pings go first.
+HOLD_DELETIONS = 3
+
 
 class Ping(NamedTuple):
     """A turn a player was pinged for, and the seconds left a reminder told them (None: the
@@ -62,6 +66,8 @@ class Hands:
         self._drawn_turn: dict[tuple[int, int], bool] = {}
         # game id -> user id -> that player's messages of the game to delete (old hands)
         self._obsolete: dict[int, dict[int, list[int]]] = {}
+        # Games whose old hands are held back while the budget is short (``delete_obsolete``).
+        self._held: set[int] = set()
 
     def remind(self, game_id: int, seat: int, turn: int, seconds: int) -> None:
         """Ping the player to act again at their next drawing, with the time left."""
@@ -69,7 +75,7 @@ class Hands:
 
     def has_obsolete(self, game_id: int) -> bool:
         """Whether old hands of the game wait to be deleted."""
-        return game_id in self._obsolete
+        return game_id in self._obsolete and game_id not in self._held
 
     async def draw(
         self, snap: Snapshot, waiting: bool | None = None, wake: asyncio.Event | None = None
@@ -178,6 +184,7 @@ class Hands:
             return
         self.svc.messenger.forget(seat_row.user_id, old)
         self._obsolete.setdefault(live.game_id, {}).setdefault(seat_row.user_id, []).append(old)
+        self._held.discard(live.game_id)
         seat_row.hand_message_id = None
         await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, None)
 
@@ -217,17 +224,27 @@ class Hands:
         if old is not None and old != mid:
             messenger.forget(user_id, old)
             self._obsolete.setdefault(live.game_id, {}).setdefault(user_id, []).append(old)
+            self._held.discard(live.game_id)
         return mid
 
-    async def delete_obsolete(self, game_id: int, wake: asyncio.Event) -> bool:
+    async def delete_obsolete(
+        self, game_id: int, wake: asyncio.Event, active: bool = False
+    ) -> bool:
         """Delete the game's old hand messages, the old ones of each private chat in one call
         (``deleteMessages``); one that can no longer be deleted is reduced to a plain line.
-        False when a change of the game came first (the rest waits for the next pass)."""
+        While the overall budget is short and the game ``active``, a chat's old hands wait
+        until ``HOLD_DELETIONS`` of them go in one call (the game's end, or a budget with
+        room, deletes the rest). False when a change of the game came first (the rest waits
+        for the next pass)."""
         chats = self._obsolete.get(game_id)
         while chats:
+            user_id = self._due(chats, active)
+            if user_id is None:
+                self._held.add(game_id)  # none due: the next pass of the game looks again
+                return True
             if not await self.pacing.my_turn(wake):
                 return False
-            user_id, ids = chats.popitem()
+            ids = chats.pop(user_id)
             try:
                 with later():
                     await self._delete(user_id, ids)
@@ -237,7 +254,15 @@ class Hands:
             except TelegramError as exc:  # the player blocked the bot: nothing to delete there
                 log.info("could not delete old hands of %s: %s", user_id, exc)
         self._obsolete.pop(game_id, None)
+        self._held.discard(game_id)
         return True
+
+    def _due(self, chats: dict[int, list[int]], active: bool) -> int | None:
+        """The private chat whose old hands go next: any, unless the budget is short during
+        the game, then only one with ``HOLD_DELETIONS`` of them."""
+        if not active or not self.pacing.short():
+            return next(iter(chats))
+        return next((user for user, ids in chats.items() if len(ids) >= HOLD_DELETIONS), None)
 
     async def _delete(self, user_id: int, ids: list[int]) -> None:
         messenger = self.svc.messenger
@@ -262,3 +287,4 @@ class Hands:
             self._drawn_turn.pop(key, None)
             self._pinged.pop(key, None)
             self._reminders.pop(key, None)
+        self._held.discard(row.game_id)  # its last pass deletes every old hand left

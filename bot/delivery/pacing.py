@@ -21,8 +21,7 @@ calls that go through raise it again). Two pieces keep the bot under them:
   one edit), the private gap between two messages to one private chat, and the places a game's
   calls that can wait take in the overall budget.
 
-The settings (``bot.core.settings``) may change each figure (``Limits.of``); left unset, they
-are Telegram's.
+The settings (``bot.core.settings``) may change each figure (``Limits.of``).
 """
 
 from __future__ import annotations
@@ -79,6 +78,8 @@ _reserved: ContextVar[bool] = ContextVar("call_reserved", default=False)
 # saturated budget the pings (one a card) take four fifths of it, 24 cards a second at 5, the
 # rest keeping the tables and the old hands' deletions going.
 LATER_SHARE = 5
+# LATER calls fill the bucket up to this share: the rest lets the pings go at once.
+LATER_FILL = 0.8
 
 
 @contextlib.contextmanager
@@ -113,10 +114,6 @@ class CallBudget:
         control = self.control
         return max(1.0, control.rate * self._period * control.burst)
 
-    @property
-    def _drain(self) -> float:
-        return self.control.rate
-
     def refused(self) -> None:
         """Telegram refused a call for the overall rate (a 429): slow down."""
         if self.control.refused(asyncio.get_running_loop().time()):
@@ -128,7 +125,7 @@ class CallBudget:
 
     def _leak(self) -> float:
         now = asyncio.get_running_loop().time()
-        self._level = max(0.0, self._level - (now - self._last) * self._drain)
+        self._level = max(0.0, self._level - (now - self._last) * self.control.rate)
         self._last = now
         return now
 
@@ -139,7 +136,7 @@ class CallBudget:
     async def acquire(self, priority: int = URGENT) -> None:
         """Wait for a place in the budget."""
         self._leak()
-        if not any(self._queues) and self._level + 1 <= self.max_rate:
+        if not any(self._queues) and self._level + 1 <= self._cap(priority):
             self._level += 1
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -153,31 +150,37 @@ class CallBudget:
                 self._grant()
             raise
 
-    def _next(self) -> asyncio.Future[None] | None:
+    def _cap(self, priority: int) -> float:
+        """How full the bucket may be for a call of this priority to go: the calls that can
+        wait leave ``1 - LATER_FILL`` of it to the urgent ones, which then go at once."""
+        return max(1.0, self.max_rate * LATER_FILL) if priority == LATER else self.max_rate
+
+    def _next(self, later_ok: bool) -> asyncio.Future[None] | None:
         for queue in self._queues:
             while queue and queue[0].done():
                 queue.popleft()  # given up while waiting
         *first, low = self._queues
         ahead = next((queue for queue in first if queue), None)
-        if ahead is not None and low:
+        if ahead is not None and low and later_ok:
             self._granted += 1
             if self._granted % LATER_SHARE == 0:
                 return low.popleft()
         if ahead is not None:
             return ahead.popleft()
-        return low.popleft() if low else None
+        return low.popleft() if low and later_ok else None
 
     def _grant(self) -> None:
         self._timer = None
         self._leak()
         while self._level + 1 <= self.max_rate:
-            future = self._next()
+            future = self._next(self._level + 1 <= self._cap(LATER))
             if future is None:
-                return
+                break
             self._level += 1
             future.set_result(None)
         if any(self._queues) and self._timer is None:
-            wait = (self._level + 1 - self.max_rate) / self._drain
+            cap = self.max_rate if any(self._queues[:-1]) else self._cap(LATER)
+            wait = (self._level + 1 - cap) / self.control.rate
             self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._grant)
 
     async def reserve(self, priority: int = URGENT, not_before: float = 0.0) -> None:

@@ -192,7 +192,7 @@ class Delivery:
 
     async def _deletions_step(self, snap: Snapshot, wake: asyncio.Event) -> bool:
         self._stage[snap.game_id] = self._group_dirty
-        return await self.hands.delete_obsolete(snap.game_id, wake)
+        return await self.hands.delete_obsolete(snap.game_id, wake, snap.live.active)
 
     async def _table_step(self, snap: Snapshot, wake: asyncio.Event) -> bool:
         if snap.game_id not in self._group_dirty or self.group.wait(snap) > 0:
