@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from bot.core.callbacks import Callback, Op
-from bot.core.chat_settings import get_settings
+from bot.core.chat_settings import get_settings, person_lang
 from bot.games import ui_for
 from bot.reference.glossary import default_glossary
 from bot.reference.handlers import explanation
@@ -246,3 +246,21 @@ async def test_lingua_commentary_button_switches_and_redraws(make_table, fake):
     redrawn = fake.message(table.group, menu.message_id)
     await table.press(table.users[0], redrawn, t("btn-commentary", on=False))
     assert (await get_settings(table.bot.svc.storage, table.group["id"])).commentary
+
+
+async def test_one_rule_for_a_persons_language(bot, fake):
+    """``person_lang`` is the one rule, for answers to an update and for messages the bot
+    writes on its own (hands, pings): the choice made with /lingua in private, else the
+    Telegram language the update gives, else the one last seen."""
+    svc = bot.svc
+    user = fake.add_user("Jim", language_code="en")
+    await bot.feed(fake.start_private(user))  # the bot meets Jim: Telegram says English
+    assert await person_lang(svc, user["id"]) == "en"
+    assert await svc.lang_of(user["id"]) == "en"
+    assert await person_lang(svc, user["id"], "it") == "it"  # this update's language first
+    assert await person_lang(svc, None) == svc.tr.resolve(None)
+    await bot.feed(fake.send_text(user, None, "/lingua"))
+    await bot.feed(fake.press_button(user, fake.last_message(user), "Italiano"))
+    for telegram in (None, "en"):  # the choice beats Telegram's language, however given
+        assert await person_lang(svc, user["id"], telegram) == "it"
+    assert await svc.lang_of(user["id"]) == "it"
