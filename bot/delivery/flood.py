@@ -51,6 +51,11 @@ GAP_DONE = 0.05
 # At most this gap between two calls of one chat, whatever Telegram says (a retry_after of its
 # own still pauses the chat for as long as it asks).
 GAP_CAP = 10.0
+# The answers to presses and inline queries go at once, out of the bot's budget: refused by
+# Telegram, they are tried again up to this many times (a second apart: within the 15 seconds a
+# press may be answered), as a button left spinning is a press that looks lost.
+ANSWERS = frozenset({"answerCallbackQuery", "answerInlineQuery"})
+ANSWER_RETRIES = 8
 # Chats kept (those with a gap, and the moment of each chat's latest call) before the oldest go.
 KEEP_CHATS = 4096
 

@@ -40,7 +40,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot.core.settings import Settings
-from bot.delivery.flood import ChatPaces, RateControl, retry_seconds
+from bot.delivery.flood import ANSWER_RETRIES, ANSWERS, ChatPaces, RateControl, retry_seconds
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,7 @@ PRIVATE_GAP = 1.0
 # next table, Belòta's bids, notices, /tavolo). Changes made within the window are shown
 # together by one edit; 0 edits at every change.
 GROUP_EDIT_WINDOW = GROUP_PERIOD / (GROUP_RATE * 3 / 4)
-# Messages one deleteMessages call takes at most.
-DELETE_BATCH = 100
+DELETE_BATCH = 100  # messages one deleteMessages call takes at most
 
 # A chat's budget is dropped once idle, when more than this many chats have one.
 KEEP_LIMITERS = 512
@@ -151,8 +150,7 @@ class CallBudget:
             raise
 
     def _cap(self, priority: int) -> float:
-        """How full the bucket may be for a call of this priority to go: the calls that can
-        wait leave ``1 - LATER_FILL`` of it to the urgent ones, which then go at once."""
+        """How full the bucket may be for a call of this priority to go (see LATER_FILL)."""
         return max(1.0, self.max_rate * LATER_FILL) if priority == LATER else self.max_rate
 
     def _next(self, later_ok: bool) -> asyncio.Future[None] | None:
@@ -316,6 +314,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         with contextlib.suppress(ValueError, TypeError):
             chat = int(chat)
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        if endpoint in ANSWERS:
+            retries = max(retries, ANSWER_RETRIES)
         for attempt in range(retries + 1):
             try:
                 return await self._call(callback, args, kwargs, chat, retry=attempt > 0)
