@@ -553,14 +553,15 @@ async def load(
         twice = sum(
             1 for e in fake.errors if e.method == "answerCallbackQuery" and e.error_code != 429
         )
-        await asyncio.gather(*tasks, return_exceptions=True)
+        failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True) if r]
         await app.shutdown()
         await app.post_shutdown(app)
     mean_think = statistics.fmean(thoughts) if thoughts else 0.0
     offered = f"{games / mean_think:.1f}" if mean_think else "inf"
     print(
         f"load: {games} games of {spec} at once, {elapsed:.0f} s measured, "
-        f"think {think:g} x human (mean {mean_think:.2f} s), {finished} games over, "
+        f"think {think:g} x human (mean {mean_think:.2f} s), {finished} games over "
+        f"({len(failed)} players failed{': ' + repr(failed[0]) if failed else ''}), "
         f"{webapp_share:.0%} of seats at the Mini App"
     )
     print(

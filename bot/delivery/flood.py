@@ -68,6 +68,9 @@ class RateControl:
         self.rate = ceiling
         self.burst = 1.0  # seconds' worth of calls the budget lets go at once
         self.cuts = 0  # 429s that cut the rate, for the logs and the benchmark
+        # Whether Telegram counts the answers to presses in its overall rate (an answer was
+        # refused): they still go at once, but take their place in the budget.
+        self.answers_count = False
         self._cut_at = -1e9
 
     def refused(self, now: float) -> bool:
@@ -94,6 +97,27 @@ class ChatPaces:
         self._gap: dict[int | str, float] = {}  # chat -> seconds between two of its calls
         self._next: dict[int | str, float] = {}  # chat -> loop time its next call may go
         self._last: dict[int | str, float] = {}  # chat -> loop time of its latest call
+        self._paused: dict[int | str | None, float] = {}  # chat -> loop time a 429 holds it to
+
+    def pause(self, chat: int | str, until: float) -> None:
+        """A 429 in the chat: nothing goes there before ``until`` (loop time)."""
+        self._paused[chat] = max(self._paused.get(chat, 0.0), until)
+
+    def paused(self, chat: int | str | None) -> float:
+        """Seconds the chat still waits for after a 429 (0: none)."""
+        until = self._paused.get(chat)
+        if until is None:
+            return 0.0
+        left = until - asyncio.get_running_loop().time()
+        if left <= 0:
+            self._paused.pop(chat, None)
+            return 0.0
+        return left
+
+    async def wait_pause(self, chat: int | str | None) -> None:
+        """Wait out the chat's 429 pause, if any (longer if another 429 comes meanwhile)."""
+        while (left := self.paused(chat)) > 0:
+            await asyncio.sleep(left)
 
     def gap(self, chat: int | str) -> float:
         """Seconds the chat keeps between two calls (0: unpaced)."""

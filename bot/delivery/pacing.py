@@ -122,6 +122,11 @@ class CallBudget:
         """A call in the budget went through: the rate creeps back up."""
         self.control.went_through()
 
+    def charge(self) -> None:
+        """Count a call that went at once (an answer, once Telegram counts them)."""
+        self._leak()
+        self._level += 1
+
     def _leak(self) -> float:
         now = asyncio.get_running_loop().time()
         self._level = max(0.0, self._level - (now - self._last) * self.control.rate)
@@ -259,7 +264,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._group_rate = group_max_rate
         self._group_period = group_time_period
         self._groups: dict[int | str, AsyncLimiter] = {}
-        self._paused: dict[int | str | None, float] = {}  # chat -> loop time to wait for
         self._max_retries = max_retries
         self.chats = ChatPaces()  # the chats Telegram refused, and their gaps
 
@@ -271,18 +275,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     def paused(self, chat: int | str | None) -> float:
         """Seconds the chat still waits for after a 429 (0: none)."""
-        until = self._paused.get(chat)
-        if until is None:
-            return 0.0
-        left = until - asyncio.get_running_loop().time()
-        if left <= 0:
-            self._paused.pop(chat, None)
-            return 0.0
-        return left
-
-    async def _wait_pause(self, chat: int | str | None) -> None:
-        while (left := self.paused(chat)) > 0:
-            await asyncio.sleep(left)
+        return self.chats.paused(chat)
 
     def _group_limiter(self, chat: int | str) -> AsyncLimiter | contextlib.nullcontext:
         if not self._group_rate:
@@ -314,11 +307,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         with contextlib.suppress(ValueError, TypeError):
             chat = int(chat)
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
-        if endpoint in ANSWERS:
+        answer = endpoint in ANSWERS
+        if answer:
             retries = max(retries, ANSWER_RETRIES)
         for attempt in range(retries + 1):
             try:
-                return await self._call(callback, args, kwargs, chat, retry=attempt > 0)
+                retry = attempt > 0
+                return await self._call(callback, args, kwargs, chat, retry=retry, answer=answer)
             except RetryAfter as exc:
                 delay = retry_seconds(exc) + RETRY_SLACK
                 if attempt == retries:
@@ -339,10 +334,11 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         chat: int | str | None,
         *,
         retry: bool,
+        answer: bool = False,
     ) -> Any:
         """One try of a call; a 429 is recorded (whose it was, the chat's pause) and raised."""
         is_group = (isinstance(chat, int) and chat < 0) or isinstance(chat, str)
-        await self._wait_pause(chat)
+        await self.chats.wait_pause(chat)
         group = self._group_limiter(chat) if is_group else contextlib.nullcontext()
         # Calls of the bot itself (getMe, setMyCommands, the webhook) and answers count in no
         # budget: the overall one counts messages.
@@ -354,13 +350,17 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     _reserved.set(False)  # its place was taken beforehand
                 else:
                     await overall.acquire(RETRY if retry else _priority.get())
+            elif answer and self.overall is not None and self.overall.control.answers_count:
+                self.overall.charge()  # Telegram counts answers: messages leave them room
             if chat is not None:
                 previous = await self.chats.wait_turn(chat)
             # A 429 for this chat may have come while this call waited for a budget.
-            await self._wait_pause(chat)
+            await self.chats.wait_pause(chat)
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as exc:
+                if answer and self.overall is not None:
+                    self.overall.control.answers_count = True
                 self._refused(chat, is_group, previous, retry_seconds(exc) + RETRY_SLACK)
                 raise
         if overall is not None:
@@ -375,7 +375,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """A 429: the chat waits ``delay``; the chat's own rate, or the overall one, slows."""
         now = asyncio.get_running_loop().time()
         if chat is not None:
-            self._paused[chat] = max(self._paused.get(chat, 0.0), now + delay)
+            self.chats.pause(chat, now + delay)
         if chat is not None and self.chats.is_chats(previous, is_group, now):
             self.chats.refused(chat, is_group, now + delay)
         elif self.overall is not None:
