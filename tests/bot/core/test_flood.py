@@ -155,3 +155,36 @@ async def test_every_game_ends_under_telegrams_own_429s(strict_bot, strict_fake)
         assert fake.answered(update) is not None
     twice = [e for e in fake.errors if e.method == "answerCallbackQuery" and e.error_code != 429]
     assert not twice
+
+
+async def test_once_telegram_refuses_an_answer_answers_take_their_place_in_the_budget():
+    """Answers to presses go at once, out of the overall budget, until Telegram refuses one
+    (it counts them after all): tried again, it still goes at once, and from then on each
+    answer takes its place in the budget, so that the next message waits for it."""
+    from telegram.error import RetryAfter
+
+    from bot.delivery.pacing import ChatRateLimiter
+
+    limiter = ChatRateLimiter(overall_max_rate=2, group_max_rate=0, max_retries=1)
+    refusals = [RetryAfter(0)]
+    made: list[str] = []
+
+    async def call(endpoint: str) -> None:
+        if endpoint == "answerCallbackQuery" and refusals:
+            raise refusals.pop()
+        made.append(endpoint)
+
+    async def through(endpoint: str, data: dict) -> None:
+        await limiter.process_request(call, (endpoint,), {}, endpoint, data, None)
+
+    await asyncio.wait_for(through("answerCallbackQuery", {"callback_query_id": "1"}), PROMPT)
+    assert made == ["answerCallbackQuery"]
+    assert limiter.overall.control.answers_count
+    await asyncio.sleep(1.5)  # the budget (one place since the 429) is empty again
+    await asyncio.wait_for(through("answerCallbackQuery", {"callback_query_id": "2"}), PROMPT)
+    message = asyncio.ensure_future(through("sendMessage", {"chat_id": 1}))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not message.done()  # the answer took the place: the message waits for the next
+    await asyncio.wait_for(message, PROMPT)
+    assert made == ["answerCallbackQuery", "answerCallbackQuery", "sendMessage"]
