@@ -42,9 +42,10 @@ second, the message calls and the press answers per second and per card (message
 30-a-second budget, answers go at once), and the p50/p95/p99 time from a press to the next
 player's buttons (their ping, or their page's update). ``--webapp-share F``: that share of the
 seats plays from the Mini App page (open and in front: no ping, no private edit; their plays
-go through the page's path). ``--enforce N``: the fake refuses with 429 past N calls a second
-(every method) and one a second per private chat; printed also the bot's rate as the fake
-counts it over the last half of the window, the calls refused and the presses answered twice.
+go through the page's path). ``--enforce N``: once every game has started, the fake refuses
+with 429 past N calls a second (every method) and one a second per private chat; printed also
+the bot's rate as the fake counts it over the last half of the window, the calls refused and
+the presses answered twice.
 
 Why players who think: each game has one press outstanding at a time (a closed loop), so by
 Little's law presses/s = games / (think + press-to-ping time). With no think time the mean wait
@@ -407,7 +408,7 @@ async def load(
     kind, players = spec.rsplit("-", 1)
     players = int(players)
     fake = FakeTelegram()
-    regime = fake.enforce(enforce) if enforce else None
+    regime = None
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             telegram_bot_token=fake.token, database_path=Path(tmp) / "load.db", _env_file=None
@@ -530,6 +531,10 @@ async def load(
             for task in tasks:
                 if task.done() and task.exception() is not None:
                     raise task.exception()
+        if enforce:
+            # Telegram's own regime from the moment every game is under way (during the start
+            # of 50 games at once, the games started first would end before the last starts).
+            regime = fake.enforce(enforce)
         await asyncio.sleep(warmup)
         calls = len(fake.calls)
         state["measuring"] = True
