@@ -4,8 +4,11 @@ For every game with computer players, plays single deals between two players: no
 against the one-move greedy player of ``bench/greedy.py``, and hard against normal. Deals
 come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
 so the luck of the deal cancels out. With four players the two levels are partners of themselves
-(seats 0+2 against 1+3). Prints, per pairing, the first level's deals won (with a 95% interval
-from the pairs), drawn and lost, its
+(seats 0+2 against 1+3). With three (Belòta), the same cards are dealt three times, the first
+level alone in each seat in turn against two players of the second level, and each deal counts
+as two duels, the first level's points against each other player's ("deals" counts the duels,
+"won" the duels in which it scored more). Prints, per pairing, the first level's deals won (with
+a 95% interval from the pairs), drawn and lost, its
 average point margin per deal with two 95% intervals (one from the spread of single deals, which
 ignores the pairing; one from the spread of each pair's mean margin, which is what the seat swap
 is for: the luck of the cards cancels within a pair), and the p50 and p95 of each level's
@@ -16,6 +19,7 @@ counted) counts as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--hard-deals 300] [--budget-ms 250] [--jobs 2]
                        [--kind briscola] [--level normal|hard] [--skip-hard] [--samples 40]
+                       [--players 3]
 
 The hard level thinks for ``--budget-ms`` per decision in the pairings (by default
 ``engine.ai.DEFAULT_BUDGET_MS``), or searches ``--samples`` sampled deals per decision (the same
@@ -45,7 +49,13 @@ from engine.ai import DEFAULT_BUDGET_MS, KINDS, choose
 # (kind, players, first player, second player): a level, or "greedy" (bench/greedy.py).
 PAIRINGS = [
     (kind, players, first, second)
-    for kind, players in (("briscola", 2), ("cirulla", 2), ("belota", 4))
+    for kind, players in (
+        ("briscola", 2),
+        ("cirulla", 2),
+        ("belota", 4),
+        ("belota", 2),
+        ("belota", 3),
+    )
     for first, second in (("normal", "greedy"), ("hard", "greedy"), ("hard", "normal"))
 ]
 
@@ -100,12 +110,20 @@ def run_pair(args: tuple) -> tuple:
     kind, players, first, second, seed, budget_ms, samples = args
     margins = []
     times: dict[str, list[float]] = {}
-    for side in (0, 1):
-        levels = [first if s % 2 == side else second for s in range(players)]
+    for side in range(3 if players == 3 else 2):
+        if players == 3:
+            # One first-level player against two of the second, in each seat in turn; each
+            # deal counts twice, the first level's points against each of the others'.
+            levels = [first if s == side else second for s in range(players)]
+        else:
+            levels = [first if s % 2 == side else second for s in range(players)]
         points, t = play_deal(kind, players, levels, seed, budget_ms, samples)
         mine = points[side]
-        other = max(p for i, p in enumerate(points) if i != side)
-        margins.append(mine - other)
+        if players == 3:
+            margins += [mine - p for i, p in enumerate(points) if i != side]
+        else:
+            other = max(p for i, p in enumerate(points) if i != side)
+            margins.append(mine - other)
         for level, values in t.items():
             times.setdefault(level, []).extend(values)
     return margins, times
@@ -200,6 +218,7 @@ def main() -> None:
     parser.add_argument("--timing", type=int, default=200, help="decisions timed at default")
     parser.add_argument("--skip-hard", action="store_true", help="only the cheap pairings")
     parser.add_argument("--level", choices=("normal", "hard"), help="first player's level")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="only this many players")
     args = parser.parse_args()
     kinds = [k for k in KINDS if k in engine.GAMES and (args.kind in (None, k))]
     print(
@@ -213,15 +232,18 @@ def main() -> None:
             hard = "hard" in (first, second)
             if kind not in kinds or (args.skip_hard and hard) or args.level not in (None, first):
                 continue
+            if args.players not in (None, players):
+                continue
             deals = args.hard_deals if hard else args.deals
             bench_pairing(kind, players, first, second, deals, args.budget_ms, pool, args.samples)
     finally:
         if pool:
             pool.close()
     if args.timing:
-        for kind in kinds:
-            players = next(p for k, p, _, _ in PAIRINGS if k == kind)
-            time_hard(kind, players, args.timing)
+        timed = dict.fromkeys((k, p) for k, p, _, _ in PAIRINGS if k in kinds)
+        for kind, players in timed:
+            if args.players in (None, players):
+                time_hard(kind, players, args.timing)
 
 
 if __name__ == "__main__":

@@ -84,7 +84,7 @@ from bot.app import build_application
 from bot.core.callbacks import action_callback
 from bot.core.settings import Settings
 from bot.delivery.pacing import GROUP_EDIT_WINDOW, PRIVATE_GAP
-from bot.games import offered_kinds, ui_for
+from bot.games import offered_kinds, player_counts, ui_for
 from bot.webapp.tables import WebTables
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
@@ -341,7 +341,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         n = 0
         for kind in kinds:
-            for players in engine.GAMES[kind].player_counts:
+            for players in player_counts(kind):
                 if args.players not in (None, players):
                     continue
                 for mode in args.mode or MODES:

@@ -13,7 +13,9 @@ move in front of it and nothing further, and keeps no memory of the cards played
   card, it holds the jack and two more trumps, or the nine and three more, or five trumps;
   never sensa, never contru); declares whatever it holds; takes a trick cheaply when an
   opponent holds it (its cheapest winning card), throws its least valuable card when its partner
-  holds it or it cannot take, and leads its best side ace, or its least valuable card.
+  holds it or it cannot take, and leads its best side ace, or its least valuable card. With two
+  or three players (no partner) the same, and it takes the turned card for the trump 7 whenever
+  it may.
 
     from bench.greedy import greedy
     code = greedy(g.view(seat), g.legal_actions(seat))
@@ -113,6 +115,8 @@ def belota(view: dict[str, Any], legal: list[str]) -> str:
             if code.startswith("trump:") and _bid_strength(cards, code[6]):
                 return code
         return "pass" if "pass" in legal else legal[0]
+    if "exchange" in legal:
+        return "exchange"
     if "declare" in legal:
         return "declare"
     trump = view["contract"]["trump"] or ""
@@ -132,7 +136,7 @@ def belota(view: dict[str, Any], legal: list[str]) -> str:
         c = t["card"]
         if (c[1] == led or c[1] == trump) and strength[c] > strength[win["card"]]:
             win = t
-    if (win["seat"] - view["seat"]) % 2 == 0:
+    if view["players"] == 4 and (win["seat"] - view["seat"]) % 2 == 0:
         return min(legal, key=value)  # the partner holds it
     top = strength[win["card"]]
     takers = [c for c in legal if (c[1] == led or c[1] == trump) and strength[c] > top]

@@ -60,6 +60,9 @@ async def serve(port: int, db: str, tables: int) -> None:
 
     from bot.app import LOCALES_DIR
     from bot.core.i18n import Translator
+    from bot.core.openfiles import connection_cap, raise_open_file_limit
+    from bot.core.settings import Settings
+    from bot.core.webserver import guarded_config
     from bot.webapp.local import offline_services
     from bot.webapp.server import WebApp, telegram_auth
     from bot.webapp.tables import WebTables
@@ -79,8 +82,11 @@ async def serve(port: int, db: str, tables: int) -> None:
         await svc.games.get(game_id)
         ids.append(game_id)
     web = WebApp(svc, web_tables, telegram_auth(TOKEN, 86400))
-    config = uvicorn.Config(
-        web.app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    # The bot's own server: its connection guard, with the cap the bot would have.
+    raise_open_file_limit()
+    wanted = Settings.model_fields["web_max_connections"].default
+    config = guarded_config(
+        web.app, "the bench's port", connection_cap(wanted), host="127.0.0.1", port=port
     )
     server = uvicorn.Server(config)
     print(json.dumps(ids), flush=True)
@@ -111,8 +117,8 @@ class Player:
         self.waiters: dict[int, asyncio.Future] = {}
 
     async def listen(self, http: httpx.AsyncClient) -> None:
-        url = f"api/events?game={self.game_id}&init={quote(self.init)}"
-        async with http.stream("GET", url) as stream:
+        url = f"api/events?game={self.game_id}"
+        async with http.stream("GET", url, headers={"X-Init-Data": self.init}) as stream:
             async for line in stream.aiter_lines():
                 if not line.startswith("data: "):
                     continue
@@ -222,16 +228,14 @@ PAGE_CLOCK = """
 window.__bench = {click: [], message: {}, drawn: {}, painted: {}};
 const clock = () => performance.timeOrigin + performance.now();
 addEventListener("click", () => __bench.click.push(clock()), true);
-const NativeSource = window.EventSource;
-window.EventSource = function (url) {
-  const source = new NativeSource(url);
-  source.addEventListener("message", (event) => {
-    const move = JSON.parse(event.data).move;
-    if (!(move in __bench.message)) __bench.message[move] = clock();
-  });
-  return source;
-};
 document.addEventListener("DOMContentLoaded", () => {
+  // Every state the page takes in goes through its global newer(): on the other page, the
+  // stream's messages.
+  const take = window.newer;
+  window.newer = (next) => {
+    if (!(next.move in __bench.message)) __bench.message[next.move] = clock();
+    take(next);
+  };
   const app = document.getElementById("app");
   new MutationObserver(() => {
     const move = app.dataset.move;
@@ -286,7 +290,7 @@ async def browser_clicks(
                 break
             acting = None
             for seat, page in enumerate(pages):
-                cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+                cards = page.locator(".hand.my-turn button[data-card]:not([aria-disabled])")
                 if await cards.count():
                     acting = seat
                     break

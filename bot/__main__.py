@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from bot.core.database import DatabaseUnusable, SchemaTooNew, backup
+from bot.core.openfiles import raise_open_file_limit
 from bot.core.settings import DatabaseSettings, Settings, settings_error_line
 from bot.core.storage import Storage
 
@@ -125,7 +126,13 @@ def run(settings: Settings, secret: str | None) -> None:
     loop.run_until_complete(connect(application))
     try:
         if sock is not None and secret is not None:
-            webhook = run_webhook(application, sock, url=settings.webhook_url, secret=secret)
+            webhook = run_webhook(
+                application,
+                sock,
+                url=settings.webhook_url,
+                secret=secret,
+                max_connections=settings.web_max_connections,
+            )
             loop.run_until_complete(webhook)
         else:
             application.run_polling(allowed_updates=ALLOWED_UPDATES)
@@ -166,33 +173,75 @@ def set_up_log(level: str) -> None:
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Command-line faults in one line on stderr and exit status 2, like every start-up fault."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Say the fault in one line and stop."""
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {port}")
+    return port
+
+
 def run_local(argv: list[str]) -> int:
     """``--local [--host H] [--port P] [--lang L]``: the web table on this computer."""
+    from bot.core.i18n import LOCALES_DIR, Translator
     from bot.webapp import local
 
-    parser = argparse.ArgumentParser(prog="python -m bot --local")
+    languages = Translator(LOCALES_DIR).languages
+    parser = OneLineParser(
+        prog="python -m bot --local",
+        description="The web table on this computer: one player against computer players,"
+        " without Telegram.",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="the address to serve on")
-    parser.add_argument("--port", type=int, default=8080, help="the port to serve on")
-    parser.add_argument("--lang", default="it", help="the table's language (it, en)")
+    parser.add_argument("--port", type=port_number, default=8080, help="the port to serve on")
+    parser.add_argument(
+        "--lang", default="it", choices=languages, help="the table's language (%(choices)s)"
+    )
     args = parser.parse_args(argv)
     try:
         settings = read_settings(local.LocalSettings)
+        sock = listen_local(args.host, args.port)
     except StartupError as exc:
         print(exc, file=sys.stderr)
         return 2
     set_up_log(settings.log_level)
-    return local.main(settings, args.host, args.port, args.lang)
+    return local.main(settings, sock, args.lang)
+
+
+def listen_local(host: str, port: int) -> socket.socket:
+    """Local mode's listening socket, had before anything is said ready; a port taken (or an
+    address that is not this computer's) is a StartupError."""
+    try:
+        return socket.create_server((host, port))
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise StartupError(
+            f"local table error: cannot listen on {host}:{port} ({reason})"
+        ) from None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Read the settings, check the database, reach Telegram, run until interrupted."""
     argv = sys.argv[1:] if argv is None else argv
+    # Connections to the web servers take open files: allow as many as the system lets us.
+    raise_open_file_limit()
     if argv[:1] == ["backup"]:
         return run_backup(argv[1:])
     if argv[:1] == ["--local"]:
         return run_local(argv[1:])
     if argv:
-        print("usage: python -m bot [backup PATH | --local]", file=sys.stderr)
+        print("usage: python -m bot [backup PATH | --local [--help]]", file=sys.stderr)
         return 2
     try:
         settings = read_settings()

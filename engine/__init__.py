@@ -1,8 +1,11 @@
 """Tavolata's card game engine: Briscola, Cirulla and Belòta as pure Python.
 
-The public surface is ``new_game``, ``load_game``, ``IllegalAction`` and ``SetupError``; a game
-object exposes ``current_seat``, ``legal_actions``, ``play``, ``view``, ``is_over``, ``winners``,
-``scores`` and ``to_json``.
+The rules each game follows are written in ``docs/rules/`` (one file a game, with the house
+rules and their defaults). The public surface is ``new_game``, ``load_game``, ``IllegalAction``
+and ``SetupError``; a game object ``g`` exposes ``g.current_seat``, ``g.legal_actions``,
+``g.play``, ``g.view``, ``g.is_over``, ``g.winners``, ``g.scores`` and ``g.to_json``, and its
+setup, read only: ``g.kind``, ``g.players``, ``g.rules`` (the house rules, a frozen model) and
+``g.move_number``.
 
 For search (the computer players), a game also offers, with no need to touch any ``_`` name:
 
@@ -24,16 +27,38 @@ For search (the computer players), a game also offers, with no need to touch any
   ``g.deals_scored`` counts the deals counted.
 - What the computer players read of a game, with no need of its attributes: ``g.hand(seat)``,
   a seat's cards as codes; Cirulla's and Belòta's ``g.sight(seat)``, what the seat's view shows
-  as a named tuple in the engine's terms (cheaper than ``view``, for playouts); Belòta's
-  ``g.deals(seat, limit)``, every deal of the cards hidden from ``seat`` that agrees with all it
-  knows, each as a game (empty when there are more than ``limit``), for exact endings; and
-  ``Belota.from_view(view, rng)``, the hand of a seat's view rebuilt as a game (the hidden cards
-  dealt as ``sample`` deals them), for a player given only a view. What a Belòta seat knows is
-  written once, in ``engine.belota.knowledge``.
+  as a named tuple in the engine's terms (cheaper than ``view``, for playouts); Cirulla's
+  ``g.fast_sight(seat)``, the same in card numbers and bit masks with the cards hidden from the
+  seat as one mask (``CirullaFastSight``: the cheapest, for a lookahead's every card); Belòta's
+  ``g.contract()``, the contract once bid; Belòta's ``g.deals(seat, limit)``, every deal of the
+  cards hidden from ``seat`` that agrees with all it knows, each as a game (empty when there
+  are more than ``limit``), for exact endings; and ``Belota.from_view(view, rng)``, the hand of
+  a seat's view rebuilt as a game (the hidden cards dealt as ``sample`` deals them), for a
+  player given only a view. What a Belòta seat knows is written once, in
+  ``engine.belota.knowledge``. The sights are read only: their lists may be the game's own.
 - Seats: ``engine.cards.partner(seat)``, ``engine.cards.side_of(seat, players)``,
   ``engine.cards.next_seat(seat, players)``; ``g.side_of(seat)`` and ``g.sides``.
-- The trick winners: ``engine.briscola.trick_winner(cards, trump)`` (index in the trick) and
-  ``engine.belota.tables.trick_winner(cards, leader, trump)`` (the seat).
+- The rules of play as functions: ``engine.briscola.trick_winner(cards, trump)`` (index in the
+  trick), ``engine.briscola.playable(hand, trick)`` (the cards that may be played: all of them)
+  and ``engine.belota.tables.trick_winner(cards, leader, trump)`` (the seat).
+
+The names of the engine's modules that the computer players may import, and no others (a test
+reads this list, and holds ``engine/ai`` to it and to the game attributes named above):
+
+- ``engine.base``: ``Game`` (the class of every game, for type hints)
+- ``engine.cards``: ``PACK_32``, ``PACK_40``, ``SUITS``, ``next_seat``, ``partner``, ``side_of``
+- ``engine.briscola``: ``CARD_POINTS``, ``CARD_STRENGTH``, ``PEEK``, ``playable``,
+  ``trick_winner``
+- ``engine.cirulla.game``: ``Cirulla``, ``KNOCK_ID`` (the ``choices()`` int of a knock)
+- ``engine.cirulla.cards``: ``CODES``, ``INDEX``, ``VALUES`` (card numbers and their values)
+- ``engine.cirulla.captures``: ``capture_table``
+- ``engine.cirulla.counting``: ``DIAMOND_MASK``, ``GRANDE_MASK``, ``PICCOLA_MASK``,
+  ``pile_mask``
+- ``engine.belota.game``: ``Belota``
+- ``engine.belota.declarations``: ``find_declarations`` (a hand's declarations, for the
+  exchange of the trump seven with two or three players)
+- ``engine.belota.knowledge``: ``view_knowledge``
+- ``engine.belota.tables``: ``POINTS``, ``STRENGTH``, ``trick_winner``
 """
 
 from __future__ import annotations
@@ -72,7 +97,11 @@ def new_game(
     dealer: int = 0,
     rules: dict[str, Any] | None = None,
 ) -> Game:
-    """Start a game of ``kind`` (``"briscola"``, ``"cirulla"``, ``"belota"``)."""
+    """Start a game of ``kind`` (``"briscola"``, ``"cirulla"``, ``"belota"``).
+
+    Belòta is for four by default; ``players=2`` or ``3`` makes the game for two or three, each
+    player for himself (``engine.belota.few``; its view is described in ``BelotaFew.view``).
+    """
     cls = GAMES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise SetupError(f"unknown game {kind!r}; known: {', '.join(sorted(GAMES))}")

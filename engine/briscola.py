@@ -1,4 +1,4 @@
-"""Briscola for 2, 3 or 4 players, as ``rules/briscola.md`` describes it.
+"""Briscola for 2, 3 or 4 players, as ``docs/rules/briscola.md`` describes it.
 
 Seats play counter-clockwise (seat ``s + 1`` after ``s``); with four players seats 0+2 play
 against 1+3. The last card of the deck is the briscola card: it lies face up under the stock and
@@ -8,8 +8,8 @@ is the last card drawn. A deal (raggio) is worth 120 points; 61 wins it, 60-60 i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from pydantic import Field
 
@@ -26,10 +26,11 @@ CARD_POINTS = {c: POINTS.get(c[0], 0) for c in PACK_40}
 PEEK = "peek"
 CARD_ID = {c: i for i, c in enumerate(PACK_40)}
 PEEK_ID = len(PACK_40)
+Card = TypeVar("Card")
 
 
 class BriscolaRules(HouseRules):
-    """House rules of Briscola (``rules/briscola.md``)."""
+    """House rules of Briscola (``docs/rules/briscola.md``)."""
 
     raggi: int = Field(default=1, ge=1, le=5)
     """Deals a side must win to take the match; 1 is the plain one-deal game."""
@@ -53,6 +54,14 @@ def trick_winner(cards: list[str], trump: str) -> int:
         elif c[1] == trump:
             best, best_card = i, c
     return best
+
+
+def playable(hand: Sequence[Card], trick: Sequence[object] = ()) -> Sequence[Card]:
+    """The cards of ``hand`` that may be played on ``trick``: every one, since Briscola asks no
+    one to follow suit, to trump or to take. It returns the hand itself (not a copy), whatever
+    its cards are written as (codes, or a search's own numbers), so that a search may ask on
+    every move."""
+    return hand
 
 
 def removed_two(trump: str) -> str:
@@ -161,7 +170,7 @@ class Briscola(Game):
         """Any card in hand (no obligation in Briscola), and ``peek`` when allowed."""
         if seat != self.turn:
             return []
-        acts = list(self.hands[seat])
+        acts = list(playable(self.hands[seat], self.trick))
         if self.peek_open and seat not in self.peeked:
             acts.append(PEEK)
         return acts
@@ -198,7 +207,7 @@ class Briscola(Game):
         seat = self.turn
         if seat is None:
             return []
-        acts = [CARD_ID[c] for c in self.hands[seat]]
+        acts = [CARD_ID[c] for c in playable(self.hands[seat], self.trick)]
         if self.peek_open and seat not in self.peeked:
             acts.append(PEEK_ID)
         return acts

@@ -47,10 +47,16 @@ class Settings(BaseSettings):
     # short name registered with @BotFather gives the group's table a t.me link to it.
     webapp_url: str | None = None
     webapp_short_name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_]{3,30}$")
-    webapp_listen: str = "0.0.0.0"
+    # The Mini App listens on this machine only: a proxy in front of it gives it its https
+    # address.
+    webapp_listen: str = "127.0.0.1"
     webapp_port: int = Field(default=8081, ge=0, le=65535)
     # How long Telegram's signed data opens the table, in seconds.
     webapp_max_age: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600)
+    # Connections each web server (the webhook's, the Mini App's) holds at once; fewer when
+    # the process's open-file limit has no room for them beside the bot's own files.
+    # An open Mini App holds a connection for its live stream, and one more while it plays.
+    web_max_connections: int = Field(default=4000, ge=8, le=100_000)
 
     @field_validator("telegram_bot_token")
     @classmethod

@@ -7,7 +7,9 @@ it again and again. Here an update is read as in polling (``intake.read_update``
 cannot be read is logged once and answered 200, so Telegram moves past it.
 
 - A post without the secret token (``X-Telegram-Bot-Api-Secret-Token``) gets 403 and is not
-  read; a body that is not JSON gets 400.
+  read; a body that is not JSON (or nested too deep to read) gets 400, one over ``MAX_BODY``
+  413 before it is read (``bot.core.webserver``: the port's connections are capped and timed
+  out, so that nothing posted to it can stop the bot).
 - SIGINT and SIGTERM stop the server, then the application, as ``run_polling`` does.
 """
 
@@ -16,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import signal
 import socket
@@ -31,11 +32,15 @@ from starlette.routing import Route
 from telegram.ext import Application
 
 from bot.core.intake import ALLOWED_UPDATES, read_update
+from bot.core.webserver import BodyLimit, connection_cap, guarded_config, read_json
 
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGABRT)
+# Bytes of one posted update: Telegram's biggest (a long message quoting another, with its
+# entities and buttons) are tens of kilobytes.
+MAX_BODY = 1024 * 1024
 
 
 class QuietServer(uvicorn.Server):
@@ -47,7 +52,7 @@ class QuietServer(uvicorn.Server):
         yield
 
 
-def webhook_app(application: Application, path: str, secret: str) -> Starlette:
+def webhook_app(application: Application, path: str, secret: str) -> BodyLimit:
     """The web app that takes the updates posted to ``path``."""
     expected = secret.encode()
 
@@ -56,8 +61,8 @@ def webhook_app(application: Application, path: str, secret: str) -> Starlette:
         if not hmac.compare_digest(token, expected):
             return Response(status_code=403)
         try:
-            raw = json.loads(await request.body())
-        except (ValueError, UnicodeDecodeError):
+            raw = read_json(await request.body())
+        except ValueError:
             log.warning("a webhook post that is not JSON was refused")
             return Response(status_code=400)
         update = read_update(application.bot, raw)
@@ -65,11 +70,16 @@ def webhook_app(application: Application, path: str, secret: str) -> Starlette:
             await application.update_queue.put(update)
         return Response(status_code=200)
 
-    return Starlette(routes=[Route(path, receive, methods=["POST"])])
+    return BodyLimit(Starlette(routes=[Route(path, receive, methods=["POST"])]), MAX_BODY)
 
 
 async def run_webhook(
-    application: Application, sock: socket.socket, *, url: str, secret: str
+    application: Application,
+    sock: socket.socket,
+    *,
+    url: str,
+    secret: str,
+    max_connections: int = 4000,
 ) -> None:
     """Register the webhook and serve it on ``sock`` until a stop signal; the application is
     initialized already (as ``run_polling`` leaves it, it is shut down at the end)."""
@@ -78,11 +88,10 @@ async def run_webhook(
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stop.set)
     path = "/" + urlsplit(url).path.lstrip("/")
-    config = uvicorn.Config(
+    config = guarded_config(
         webhook_app(application, path, secret),
-        log_level="warning",
-        lifespan="off",
-        timeout_graceful_shutdown=1,
+        "the webhook's port",
+        connection_cap(max_connections),
     )
     server = QuietServer(config)
     try:

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import importlib
+from functools import cache
 
 import engine
 from bot.games.base import Ctx, GameUI, card_text, game_terms
 
-__all__ = ["Ctx", "GameUI", "card_text", "game_options", "game_terms", "offered_kinds", "ui_for"]
+__all__ = [
+    "Ctx",
+    "GameUI",
+    "card_text",
+    "game_options",
+    "game_terms",
+    "offered_kinds",
+    "player_counts",
+    "ui_for",
+]
 
 _UIS: dict[str, GameUI] = {}
 
@@ -40,6 +50,25 @@ def ui_for(kind: str) -> GameUI:
     return _UIS[kind]
 
 
+# Player counts the engine is asked about: every table of a card game here seats 2 to 8.
+_COUNTS_ASKED = range(2, 9)
+
+
+@cache
+def player_counts(kind: str) -> tuple[int, ...]:
+    """The player counts the engine deals a game for, fewest first: what ``new_game`` accepts
+    (Belòta's two and three players are a game of their own in the engine, so its registered
+    class names only four)."""
+    counts = []
+    for n in _COUNTS_ASKED:
+        try:
+            engine.new_game(kind, n, seed=0)
+        except engine.SetupError:
+            continue
+        counts.append(n)
+    return tuple(counts)
+
+
 def game_options() -> list[tuple[str, int]]:
     """Every (kind, player count) a lobby can be opened for, in menu order."""
-    return [(kind, n) for kind in _UIS for n in engine.GAMES[kind].player_counts]
+    return [(kind, n) for kind in _UIS for n in player_counts(kind)]

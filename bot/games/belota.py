@@ -18,14 +18,19 @@ def trump_declaration_counts(view: View) -> bool:
     contract = view.get("contract")
     if not scored or contract is None or contract["sensa"]:
         return False
-    team = scored["team"]
+    seats = sides_of(view)[scored["team"]]
     declared = view.get("declarations") or []
     return any(
         d.get("suit") == contract["trump"]
         for seat, ds in enumerate(declared)
-        if seat % 2 == team
+        if seat in seats
         for d in ds
     )
+
+
+def paired(view: View) -> bool:
+    """Whether the players play in two pairs (four players) rather than each for himself."""
+    return view["players"] == 4
 
 
 class BelotaUI(GameUI):
@@ -35,7 +40,7 @@ class BelotaUI(GameUI):
     faces = "french"
     announced = frozenset({"deal_scored", "deal_annulled", "game_over"})
     closing = frozenset({"trick_won"})
-    quiet = frozenset({"declare"})
+    quiet = frozenset({"declare", "exchange"})
 
     def table_actions(self, view: View) -> bool:
         """Bids are public: the seat to speak chooses on the table message."""
@@ -43,7 +48,7 @@ class BelotaUI(GameUI):
 
     def actions_per_row(self, actions: Sequence[str]) -> int:
         """Bids two by two; cards four to a row."""
-        return 2 if any(len(a) > 2 for a in actions if a != "declare") else 4
+        return 2 if any(len(a) > 2 for a in actions if a not in ("declare", "exchange")) else 4
 
     def action_label(self, ctx: Ctx, view: View, code: str) -> str:
         """A bid in the source's words, the declaration, or a card."""
@@ -51,6 +56,10 @@ class BelotaUI(GameUI):
             return ctx.t("belota-bid-trump", suit=ctx.suit(code[6]))
         if code == "take":
             return ctx.t("belota-bid-take", suit=ctx.suit(view["turned"][1]))
+        if code == "exchange":
+            turned = view["face_up"]
+            seven = ctx.card("7" + turned[1])
+            return ctx.t("belota-bid-exchange", seven=seven, card=ctx.card(turned))
         if code in ("pass", "sensa", "contru", "declare"):
             return ctx.t(f"belota-bid-{code}")
         return ctx.card(code)
@@ -61,15 +70,39 @@ class BelotaUI(GameUI):
         if contract is None:
             return None
         team = ctx.side_name(contract["team"], sides_of(view))
+        # Alone (two or three players) the declarer is his own side: no pair to name.
+        solo = "" if paired(view) else "-solo"
         if contract["sensa"]:
             key = "belota-contract-contru" if contract["contru"] else "belota-contract-sensa"
-            return ctx.t(key, declarer=ctx.name(contract["declarer"]), team=team)
+            return ctx.t(key + solo, declarer=ctx.name(contract["declarer"]), team=team)
         return ctx.t(
-            "belota-contract-trump",
+            "belota-contract-trump" + solo,
             suit=ctx.suit(contract["trump"]),
             taker=ctx.name(contract["declarer"]),
             team=team,
         )
+
+    def _stage_line(self, ctx: Ctx, view: View) -> str:
+        stage = view["bidding_stage"]
+        # With two players the contru is one opponent's word.
+        one = "-one" if stage == "contru" and view["players"] == 2 else ""
+        return ctx.t(f"belota-stage-{stage}{one}")
+
+    def _out_of_play_lines(self, ctx: Ctx, view: View) -> list[str]:
+        """With two and three players, the cards face up that nobody plays: the last of the
+        pack (la bergère) and, with the turned card left on the table, that card (or the trump
+        7 taken in exchange for it)."""
+        lines = []
+        if view.get("bergere"):
+            lines.append(ctx.t("belota-bergere", card=ctx.card(view["bergere"])))
+        if view.get("face_up"):
+            card = ctx.card(view["face_up"])
+            if view.get("exchanged") is None:
+                lines.append(ctx.t("belota-face-up", card=card))
+            else:
+                who = ctx.name(view["exchanged"])
+                lines.append(ctx.t("belota-face-up-exchanged", card=card, player=who))
+        return lines
 
     def _bids_line(self, ctx: Ctx, view: View) -> str | None:
         if not view["bids"]:
@@ -138,11 +171,13 @@ class BelotaUI(GameUI):
         lines = [ctx.t("belota-dealer", player=ctx.name(view["dealer"]))]
         if view["phase"] == "bidding":
             lines.append(ctx.t("belota-turned", card=ctx.card(view["turned"])))
-            lines.append(ctx.t(f"belota-stage-{view['bidding_stage']}"))
+            lines += self._out_of_play_lines(ctx, view)
+            lines.append(self._stage_line(ctx, view))
             bids = self._bids_line(ctx, view)
             if bids:
                 lines.append(bids)
         else:
+            lines += self._out_of_play_lines(ctx, view)
             contract = self._contract_line(ctx, view)
             if contract:
                 lines.append(contract)
@@ -174,7 +209,8 @@ class BelotaUI(GameUI):
         if view["phase"] == "bidding":
             lines = [
                 ctx.t("belota-turned", card=ctx.card(view["turned"])),
-                ctx.t(f"belota-stage-{view['bidding_stage']}"),
+                *self._out_of_play_lines(ctx, view),
+                self._stage_line(ctx, view),
             ]
             bids = self._bids_line(ctx, view)
             if bids:
@@ -188,20 +224,16 @@ class BelotaUI(GameUI):
         if contract:
             lines.append(contract)
         if view["current_seat"] == view["seat"]:
+            # The cards out of play count when choosing a card (and the exchange shows one).
+            lines += self._out_of_play_lines(ctx, view)
             lines += self._trick_lines(ctx, view)
         lines.append(self.scores_line(ctx, view))
         return lines
 
     def scores_line(self, ctx: Ctx, view: View) -> str | None:
-        """The match score of both teams and the target."""
-        sides = sides_of(view)
-        return ctx.t(
-            "belota-scores",
-            scores=" · ".join(
-                f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(view["scores"])
-            ),
-            target=view["rules"]["target"],
-        )
+        """The match score of each team (or player) and the target."""
+        scores = _per_side(ctx, sides_of(view), view["scores"])
+        return ctx.t("belota-scores", scores=scores, target=view["rules"]["target"])
 
     def announcement_lines(self, ctx: Ctx, event: Event, view: View) -> list[str]:
         """The hand's last tricks, its scoresheet item by item (marcà), or an annulled hand."""
@@ -214,21 +246,21 @@ class BelotaUI(GameUI):
         return self._sheet(ctx, event, view)
 
     def _sheet(self, ctx: Ctx, event: Event, view: View) -> list[str]:
-        """A hand's scoresheet: the contract, each team's items, the result, the litigiu, the
-        points and the score."""
+        """A hand's scoresheet: the contract, each side's items (a team's, or with two or three
+        players each player's), the result, the litigiu, the points and the score."""
         sides = sides_of(view)
         lines = [ctx.t("belota-sheet-title", deal=event["deal"])]
         lines.append(self._contract_line(ctx, {**view, "contract": event["contract"]}) or "")
-        for team in (0, 1):
+        for side in range(len(sides)):
             lines.append(
                 ctx.t(
                     "belota-sheet-team",
-                    team=ctx.side_name(team, sides),
-                    items=", ".join(_item_parts(ctx, event, team)) or "—",
-                    total=event["totals"][team],
+                    team=ctx.side_name(side, sides),
+                    items=", ".join(_item_parts(ctx, event, side)) or "—",
+                    total=event["totals"][side],
                 )
             )
-        lines.append(ctx.t(f"belota-result-{event['result']}", dedans=str(event["dedans"]).lower()))
+        lines.append(self._result_line(ctx, event, view))
         litigiu = event["litigiu"]
         if litigiu["won_by"] is not None:
             lines.append(
@@ -239,23 +271,47 @@ class BelotaUI(GameUI):
                 )
             )
         lines.append(
-            ctx.t(
-                "belota-sheet-points",
-                points=" · ".join(
-                    f"{ctx.side_name(s, sides)} +{p}" for s, p in enumerate(event["points"])
-                ),
-            )
+            ctx.t("belota-sheet-points", points=_per_side(ctx, sides, event["points"], "+"))
         )
         lines.append(
             ctx.t(
                 "belota-scores",
-                scores=" · ".join(
-                    f"{ctx.side_name(s, sides)} {p}" for s, p in enumerate(event["scores"])
-                ),
+                scores=_per_side(ctx, sides, event["scores"]),
                 target=view["rules"]["target"],
             )
         )
         return lines
+
+    def _result_line(self, ctx: Ctx, event: Event, view: View) -> str:
+        """The contract made, failed or tied: for pairs, what each team scores; alone, whose
+        points go to whom (a failed contract's total to the defender or defenders who get it)."""
+        result = event["result"]
+        dedans = str(event["dedans"]).lower()
+        if paired(view):
+            return ctx.t(f"belota-result-{result}", dedans=dedans)
+        sides = sides_of(view)
+        contract = event["contract"]
+        taker = ctx.name(contract["declarer"])
+        side = contract["team"]
+        # Those who score more than their own total took the failed contract's points; when
+        # he had none to give (belòta alone stays his), the defender with more would have.
+        defenders = [s for s in range(len(sides)) if s != side]
+        gainers = [s for s in defenders if event["points"][s] > event["totals"][s]]
+        if event["dedans"] and not gainers:
+            best = max(event["totals"][s] for s in defenders)
+            gainers = [s for s in defenders if event["totals"][s] == best]
+        if result == "failed" and gainers:
+            names = [ctx.side_name(s, sides) for s in gainers]
+            to = names[0] if len(names) == 1 else ctx.t("pair", a=names[0], b=names[1])
+            return ctx.t("belota-result-failed-to", taker=taker, to=to, count=len(names))
+        return ctx.t(f"belota-result-{result}-solo", taker=taker)
+
+
+def _per_side(
+    ctx: Ctx, sides: Sequence[Sequence[int]], figures: Sequence[int], sign: str = ""
+) -> str:
+    """Each side's figure after its name: "Alice e Carla +82 · Bruno e Dario +80"."""
+    return " · ".join(f"{ctx.side_name(s, sides)} {sign}{p}" for s, p in enumerate(figures))
 
 
 def _item_parts(ctx: Ctx, event: Event, team: int) -> list[str]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from bot.games.base import Ctx, Event, GameUI, View, sides_of
 
-# Taking order, high to low (rules/briscola.md), for the sayings about a trick.
+# Taking order, high to low (docs/rules/briscola.md), for the sayings about a trick.
 TAKING_ORDER = "A3KQJ76542"
 
 

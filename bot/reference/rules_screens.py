@@ -17,10 +17,23 @@ from bot.core.i18n import Translator, read_game
 from bot.reference.glossary import GAMES
 from bot.reference.glossary_screens import Button, Rendered
 
+
+def _house_rules(kind: str) -> dict[str, Any]:
+    """A game's house rules and their defaults at every player count the engine deals it for
+    (Belòta's two and three players add three rules to those of four), most players' first."""
+    rules: dict[str, Any] = {}
+    for players in range(8, 1, -1):
+        try:
+            game = engine.new_game(kind, players, seed=0)
+        except engine.SetupError:
+            continue
+        defaults = type(game).rules_model().model_dump(mode="json")
+        rules |= {k: v for k, v in defaults.items() if k not in rules}
+    return rules
+
+
 # Each game's house rules in display order, with their defaults: the engine's rules models.
-HOUSE_RULES: dict[str, dict[str, Any]] = {
-    kind: cls.rules_model().model_dump(mode="json") for kind, cls in engine.GAMES.items()
-}
+HOUSE_RULES: dict[str, dict[str, Any]] = {kind: _house_rules(kind) for kind in engine.GAMES}
 
 
 def game_from_text(tr: Translator, text: str) -> str | None:

@@ -7,13 +7,16 @@ its values, a bounded int counts from its lower to its upper bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, get_args, get_origin
 
 import annotated_types
 
 import engine
+from bot.games import player_counts
 from bot.games.base import Ctx
 from engine.cards import PACK_32, PACK_40
+from engine.rules import HouseRules
 
 _CARDS = set(PACK_40) | set(PACK_32)
 MAX_INT_CHOICES = 20
@@ -63,9 +66,23 @@ def _int_steps(low: int, high: int, default: int) -> tuple[int, ...]:
     return tuple(sorted(v for v in values if low <= v <= high))
 
 
-def rule_choices(kind: str) -> list[RuleChoice]:
-    """The house rules of a game kind, in the rules model's order."""
-    model = engine.GAMES[kind].rules_model
+@lru_cache(maxsize=32)
+def _rules_model(kind: str, players: int) -> type[HouseRules]:
+    """The house rules' model of a game at a player count (Belòta's two and three players
+    have three rules more than four)."""
+    return type(engine.new_game(kind, players, seed=0)).rules_model
+
+
+@lru_cache(maxsize=32)
+def rule_choices(kind: str, players: int | None = None) -> list[RuleChoice]:
+    """The house rules of a game kind at a player count, in the rules model's order; without a
+    count, those of every count (the rules of the fewest players' model after the others')."""
+    if players is None:
+        merged: dict[str, RuleChoice] = {}
+        for n in sorted(player_counts(kind), reverse=True):
+            merged |= {c.name: c for c in rule_choices(kind, n) if c.name not in merged}
+        return list(merged.values())
+    model = _rules_model(kind, players)
     choices = []
     for name, info in model.model_fields.items():
         ann = info.annotation
@@ -83,6 +100,25 @@ def rule_choices(kind: str) -> list[RuleChoice]:
             raise TypeError(f"{kind}.{name}: no buttons for a rule of type {ann!r}")
         choices.append(RuleChoice(name, values, default))
     return choices
+
+
+@lru_cache(maxsize=128)
+def rule_applies(kind: str, players: int, name: str) -> bool:
+    """Whether a house rule means anything at this player count: the engine accepts one of its
+    other values there (Belòta's ``mazzo_3`` and ``contratto_3`` are for three players only, so
+    the lobby of another count shows no button for them)."""
+    choice = next((c for c in rule_choices(kind, players) if c.name == name), None)
+    if choice is None:  # not a rule of this count's game at all
+        return False
+    for value in choice.values:
+        if value == choice.default:
+            continue
+        try:
+            engine.new_game(kind, players, seed=0, rules={name: value})
+        except engine.SetupError:
+            continue
+        return True
+    return False
 
 
 def rule_label(ctx: Ctx, kind: str, name: str) -> str:

@@ -22,7 +22,7 @@ from bot.core.live import LiveGame
 from bot.core.messenger import Content, acknowledge
 from bot.core.services import Services, services
 from bot.core.storage import ChatBusy, StaleMove
-from bot.games import game_options, offered_kinds
+from bot.games import game_options, offered_kinds, player_counts
 from bot.table import screens
 from bot.table.house_rules import rule_choices
 
@@ -43,7 +43,7 @@ def parse_new_args(svc: Services, args: list[str]) -> tuple[str, int | None] | N
     kind = read_game(svc.tr, name, offered_kinds())
     if kind is None:
         return None
-    counts = engine.GAMES[kind].player_counts
+    counts = player_counts(kind)
     if count is None:
         return kind, counts[0] if len(counts) == 1 else None
     return (kind, count) if count in counts else None
@@ -56,9 +56,7 @@ async def reply_html(update: Update, text: str) -> None:
 
 def _options_text(command: str) -> str:
     return ", ".join(
-        f"{command} {kind} {n}"
-        if len(engine.GAMES[kind].player_counts) > 1
-        else f"{command} {kind}"
+        f"{command} {kind} {n}" if len(player_counts(kind)) > 1 else f"{command} {kind}"
         for kind, n in game_options()
     )
 
@@ -342,7 +340,7 @@ async def on_cancel(
 async def _set_rule(svc: Services, live: LiveGame, arg: str) -> str | None:
     row = live.row
     m = re.match(r"^(\d+)=(\d+)$", arg)
-    choices = rule_choices(row.kind)
+    choices = rule_choices(row.kind, row.players)
     if not m or int(m.group(1)) >= len(choices):
         return "alert-malformed"
     choice = choices[int(m.group(1))]

@@ -220,12 +220,32 @@ async def attempt(
             return "alert-not-your-turn", []
         code = resolve_action(arg, game.legal_actions(seat))
         if code is None:
-            return "alert-illegal", []
+            # A button's index names nothing the engine can judge; anything else it can.
+            return (
+                "alert-illegal" if arg.startswith("#") else refusal(svc, game, seat, arg, lang)
+            ), []
         try:
             return None, await apply_action(svc, live, seat, code)
         except engine.IllegalAction as exc:
-            reason = f"illegal-{exc.reason.replace('_', '-')}"
-            return (reason if svc.tr.has(lang, reason) else "alert-illegal"), []
+            return reason_id(svc, exc, lang), []
+
+
+def reason_id(svc: Services, exc: engine.IllegalAction, lang: str) -> str:
+    """The message id that says why the engine refused an action (``illegal-must-follow-suit``),
+    or the general one when the locales have no words for that reason."""
+    reason = f"illegal-{exc.reason.replace('_', '-')}"
+    return reason if svc.tr.has(lang, reason) else "alert-illegal"
+
+
+def refusal(svc: Services, game: engine.Game, seat: int, code: str, lang: str) -> str:
+    """Why the engine refuses ``code`` from ``seat`` now (a message id), asked of a copy of the
+    game: an action written another way (a capture listed in another order) would be taken,
+    and the live game must only change through ``apply_action``."""
+    try:
+        game.copy().play(seat, code)
+    except engine.IllegalAction as exc:
+        return reason_id(svc, exc, lang)
+    return "alert-illegal"
 
 
 async def on_rematch(

@@ -19,7 +19,13 @@ from bot.core.live import LiveGame
 from bot.core.messenger import Content
 from bot.games import Ctx, GameUI, game_options, ui_for
 from bot.reference.glossary import default_glossary
-from bot.table.house_rules import changed_rules, rule_choices, rule_label, value_label
+from bot.table.house_rules import (
+    changed_rules,
+    rule_applies,
+    rule_choices,
+    rule_label,
+    value_label,
+)
 
 
 def esc(text: str) -> str:
@@ -156,7 +162,9 @@ def _rules_panel(ctx: Ctx, live: LiveGame, extras: Extras) -> Keyboard:
     and "done"."""
     row = live.row
     keyboard = []
-    for i, choice in enumerate(rule_choices(row.kind)):
+    for i, choice in enumerate(rule_choices(row.kind, row.players)):
+        if not rule_applies(row.kind, row.players, choice.name):
+            continue
         current = row.rules.get(choice.name, choice.default)
         label = f"{rule_label(ctx, row.kind, choice.name)}: " + value_label(
             ctx, row.kind, choice.name, current
@@ -339,7 +347,7 @@ def hand_screen(
         lines.append(ctx.t("table-cancelled"))
     elif view["is_over"]:
         lines.append(ctx.t("table-over"))
-        lines.append(_winners_line(ctx, game.winners))
+        lines.append(winners_line(ctx, game.winners))
     elif acting:
         keyboard = action_rows(ctx, live, view, game.legal_actions(seat))
     else:
@@ -424,7 +432,7 @@ def announcement_screen(
     over = next((e for e in events if e["type"] == "game_over"), None)
     if over is None:
         return Content("\n".join(lines + extra))
-    lines.append(_winners_line(ctx, over["winners"]))
+    lines.append(winners_line(ctx, over["winners"]))
     rematch = button(ctx.t("btn-rematch"), Callback(Op.REMATCH, row.game_id))
     return Content("\n".join(lines + extra), InlineKeyboardMarkup([[rematch]]))
 
@@ -454,7 +462,8 @@ def _result_lines(
     return body, closing, extra
 
 
-def _winners_line(ctx: Ctx, winners: list[int]) -> str:
+def winners_line(ctx: Ctx, winners: list[int]) -> str:
+    """The game's outcome: who won ("Vincono Alice e Carla!"), or a draw."""
     if not winners:
         return ctx.t("game-draw")
     names = [ctx.name(s) for s in winners]

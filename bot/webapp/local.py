@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any, Literal
 
-import uvicorn
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from starlette.requests import Request
@@ -32,6 +32,7 @@ from bot.core.messenger import Messenger
 from bot.core.services import Services, Users
 from bot.core.storage import Storage
 from bot.core.webhook import QuietServer
+from bot.core.webserver import connection_cap, guarded_config, read_json
 from bot.games import game_options
 from bot.table.lobby import cancel_game
 from bot.webapp import LOCAL_CHAT
@@ -42,6 +43,8 @@ from bot.webapp.tables import WebTables
 log = logging.getLogger(__name__)
 
 LOCAL_USER = 0  # no Telegram user has id 0
+# Connections the local table holds at once: one person's pages.
+LOCAL_MAX_CONNECTIONS = 100
 
 
 class LocalSettings(BaseSettings):
@@ -139,11 +142,12 @@ class LocalTable:
         """``{kind, players, level}``: a new game (the open one, if any, is cancelled)."""
         tr = self.svc.tr
         try:
-            body = await request.json()
+            body = read_json(await request.body())
             kind, players, level = body["kind"], body["players"], body["level"]
+            wanted = (kind, players) in game_options() and level in engine.ai.LEVELS
         except (ValueError, KeyError, TypeError):
             return JSONResponse({"error": tr.get(self.lang, "alert-malformed")}, status_code=400)
-        if (kind, players) not in game_options() or level not in engine.ai.LEVELS:
+        if not wanted:
             return JSONResponse({"error": tr.get(self.lang, "alert-malformed")}, status_code=400)
         game_id = await self.start(kind, players, level)
         return JSONResponse({"game": game_id})
@@ -231,8 +235,8 @@ class LocalServer:
         await self.svc.storage.close()
 
 
-async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Translator) -> None:
-    """Run the local table until interrupted."""
+async def serve(settings: LocalSettings, sock: socket.socket, lang: str, tr: Translator) -> None:
+    """Run the local table on a listening socket until interrupted."""
     server = await LocalServer.open(
         settings.database_path,
         tr,
@@ -240,13 +244,8 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
         settings.computer_pause,
         settings.computer_budget_ms,
     )
-    config = uvicorn.Config(
-        server.web.app,
-        host=host,
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
-    )
+    cap = connection_cap(LOCAL_MAX_CONNECTIONS, servers=1)
+    config = guarded_config(server.web.app, "the local table", cap)
     web = QuietServer(config)
 
     def stop() -> None:
@@ -256,20 +255,24 @@ async def serve(settings: LocalSettings, host: str, port: int, lang: str, tr: Tr
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop)
+    host, port = sock.getsockname()[:2]
     print(f"Tavolata: http://{host}:{port}", flush=True)
     try:
-        await web.serve()
+        await web.serve(sockets=[sock])
     finally:
         await server.close()
 
 
-def main(settings: LocalSettings, host: str, port: int, lang: str) -> int:
-    """``python -m bot --local`` (``bot.__main__`` read the settings and set up the log)."""
+def main(settings: LocalSettings, sock: socket.socket, lang: str) -> int:
+    """``python -m bot --local`` (``bot.__main__`` read the settings, took the port and set up
+    the log)."""
     from bot.core.i18n import LOCALES_DIR
 
     try:
-        asyncio.run(serve(settings, host, port, lang, Translator(LOCALES_DIR)))
+        asyncio.run(serve(settings, sock, lang, Translator(LOCALES_DIR)))
     except (DatabaseUnusable, SchemaTooNew) as exc:
         print(f"database error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        sock.close()
     return 0

@@ -6,16 +6,17 @@
 - ``GET /api/events?game=ID&move=N`` server-sent events: the seat's state after every committed
   action; on (re)connection, at once if the game moved past ``N``.
 
-Every request names its user through an ``Auth``: Telegram's signed ``initData`` (header
-``X-Init-Data``, or the ``init`` query parameter for the event stream) in the Mini App, the one
-local player in local mode. Forged or expired data gets 401, a user without a seat in that
-game 403, and nothing changes.
+Every request names its user through an ``Auth``: Telegram's signed ``initData`` in the
+``X-Init-Data`` header (never in an address, where proxies would log it) in the Mini App, the one
+local player in local mode. Forged or expired data gets 401; a game the user has no seat in gets
+the same 404 as one that does not exist; a malformed value 400, a body over ``MAX_BODY`` 413
+before it is read; nothing changes. Every answer forbids other sites' scripts and styles and
+framing by any but Telegram's web clients (``SECURITY_HEADERS``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -26,19 +27,37 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.core.live import LiveGame
 from bot.core.services import Services
+from bot.core.webserver import BodyLimit, read_json
 from bot.webapp.auth import AuthError, WebUser, validate_init_data
-from bot.webapp.tables import Snapshot, WebTables
+from bot.webapp.tables import Snapshot, Watcher, WebTables
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 # Seconds between two keep-alive comments on an idle stream (proxies close silent ones).
 KEEPALIVE = 15.0
-# Open streams of one seat: a few devices or tabs; more are refused (429).
-MAX_STREAMS_PER_SEAT = 8
+# Open streams of one person, across their games: a few devices or tabs; more are refused
+# (429, and the page tries again later).
+MAX_STREAMS_PER_PERSON = 8
+# Bytes of a request's body: a play is a few dozen.
+MAX_BODY = 16 * 1024
+# Game ids and move numbers: digits, and fewer than a 64-bit integer holds.
+MAX_DIGITS = 18
+# The page's scripts and styles are its own files; Telegram's web clients may frame it.
+FRAMED_BY = "https://web.telegram.org https://webk.telegram.org https://webz.telegram.org"
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    f"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self' {FRAMED_BY}"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
 # The page's own words (locales/*/webapp.ftl); the game's words come drawn by the server.
 PAGE_TEXTS = (
     "webapp-title",
@@ -61,6 +80,19 @@ PAGE_TEXTS = (
     "webapp-cards",
     "webapp-table-empty",
     "webapp-again",
+    "webapp-server-down",
+    "webapp-cannot-play",
+    "webapp-no-trump",
+    "webapp-atu",
+    "webapp-result",
+    "webapp-confirm",
+    "webapp-help-pass",
+    "webapp-help-take",
+    "webapp-help-trump",
+    "webapp-help-sensa",
+    "webapp-help-contru",
+    "webapp-help-declare",
+    "webapp-help-knock",
 )
 
 
@@ -74,8 +106,7 @@ def telegram_auth(bot_token: str, max_age: int) -> Auth:
     """Users named by Telegram's signed ``initData``."""
 
     def auth(request: Request) -> WebUser:
-        data = request.headers.get("x-init-data") or request.query_params.get("init", "")
-        return validate_init_data(data, bot_token, max_age)
+        return validate_init_data(request.headers.get("x-init-data", ""), bot_token, max_age)
 
     return auth
 
@@ -86,6 +117,31 @@ def _error(status: int, text: str) -> JSONResponse:
 
 def _snapshot(snap: Snapshot) -> Response:
     return Response(snap.text, media_type="application/json")
+
+
+def number(text: str | None) -> int | None:
+    """A game id or move number written in ASCII digits, else None ("²" passes ``isdigit``
+    and not ``int``; four thousand digits pass ``int`` slowly)."""
+    if not text or not text.isascii() or not text.isdigit() or len(text) > MAX_DIGITS:
+        return None
+    return int(text)
+
+
+class SecurityHeaders:
+    """ASGI middleware: every answer carries ``SECURITY_HEADERS``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one request."""
+
+        async def send_secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, send_secured)
 
 
 class Lang:
@@ -132,7 +188,7 @@ class WebApp:
             *(extra or []),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
-        self.app = Starlette(routes=routes)
+        self.app = SecurityHeaders(BodyLimit(Starlette(routes=routes), MAX_BODY))
 
     async def lang_of(self, user: WebUser) -> str:
         """The user's language: their choice with /lingua, else Telegram's."""
@@ -179,16 +235,16 @@ class WebApp:
     async def _seated(
         self, game_text: str | None, user: WebUser, lang_of: Lang
     ) -> tuple[LiveGame, int] | Response:
-        """The game a request names and the user's seat in it, or the error response."""
+        """The game a request names and the user's seat in it, or the error response: a game
+        without the user is answered as one that does not exist (ids are sequential)."""
         tr = self.svc.tr
-        if not game_text or not game_text.isdigit() or len(game_text) > 18:
+        game_id = number(game_text)
+        if game_id is None:
             return _error(400, tr.get(await lang_of(), "alert-malformed"))
-        live = await self.svc.games.get(int(game_text))
-        if live is None or live.game is None:
+        live = await self.svc.games.get(game_id)
+        seat = None if live is None or live.game is None else live.row.seat_of(user.user_id)
+        if live is None or seat is None:
             return _error(404, tr.get(await lang_of(), "alert-unknown-game"))
-        seat = live.row.seat_of(user.user_id)
-        if seat is None:
-            return _error(403, tr.get(await lang_of(), "alert-not-your-game"))
         return live, seat
 
     async def state(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
@@ -205,11 +261,16 @@ class WebApp:
         (for the answer)."""
         tr = self.svc.tr
         try:
-            body = json.loads(await request.body())
+            body = read_json(await request.body())
             game_text, move, action = str(body["game"]), body["move"], body["action"]
         except (ValueError, KeyError, TypeError):
             return _error(400, tr.get(await lang_of(), "alert-malformed"))
-        if not isinstance(move, int) or not isinstance(action, str) or len(action) > 200:
+        if (
+            type(move) is not int
+            or not 0 <= move < 10**MAX_DIGITS
+            or not isinstance(action, str)
+            or len(action) > 200
+        ):
             return _error(400, tr.get(await lang_of(), "alert-malformed"))
         found = await self._seated(game_text, user, lang_of)
         if isinstance(found, Response):
@@ -225,7 +286,7 @@ class WebApp:
         """The page says whether it is in front (``visible``): while it is, with its stream
         open, the seat gets no private hand edits and no pings."""
         try:
-            body = json.loads(await request.body())
+            body = read_json(await request.body())
             game_text, visible = str(body["game"]), body["visible"]
         except (ValueError, KeyError, TypeError):
             return _error(400, self.svc.tr.get(await lang_of(), "alert-malformed"))
@@ -238,40 +299,81 @@ class WebApp:
         return JSONResponse({"ok": True})
 
     async def events(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
-        """The seat's live stream; a reconnection catches up from its move number."""
+        """The seat's live stream; a reconnection catches up from its move number. Every
+        argument is checked before the stream takes its slot (``EventStream``)."""
+        since_text = request.headers.get("last-event-id") or request.query_params.get("move")
+        since = number(since_text)
+        if since_text and since is None:
+            return _error(400, self.svc.tr.get(await lang_of(), "alert-malformed"))
         found = await self._seated(request.query_params.get("game"), user, lang_of)
         if isinstance(found, Response):
             return found
         live, seat = found
         lang = await lang_of()
-        since = request.headers.get("last-event-id") or request.query_params.get("move")
-        if self.tables.streams_of(live.game_id, seat) >= MAX_STREAMS_PER_SEAT:
-            return _error(429, self.svc.tr.get(lang, "webapp-too-many"))
-        watcher = self.tables.watch(live.game_id, seat, lang)
-        presence = self.svc.presence
-        presence.opened(live.game_id, user.user_id)
-        if not (since and since.isdigit() and int(since) == live.game.move_number):
-            watcher.offer(self.tables.snapshot(live, seat, lang))
+        too_many = _error(429, self.svc.tr.get(lang, "webapp-too-many"))
+        return EventStream(self.tables, live, seat, user.user_id, lang, since, too_many)
 
-        async def stream() -> AsyncIterator[str | bytes]:
-            try:
-                yield b"retry: 1000\n\n"
-                while not watcher.closed:
-                    snap = await watcher.next(KEEPALIVE)
-                    if snap is None:
-                        if watcher.closed:
-                            return
-                        yield b": keep-alive\n\n"
-                        continue
-                    yield snap.event
-            except asyncio.CancelledError:
-                pass
-            finally:
-                self.tables.unwatch(watcher)
-                presence.closed(live.game_id, user.user_id)
 
-        return StreamingResponse(
-            stream(),
+class EventStream(StreamingResponse):
+    """A seat's server-sent events. Its slot (one of the person's ``MAX_STREAMS_PER_PERSON``)
+    is taken when the response starts and given back when it ends, however it ends; the
+    stream ends with its game (after the game's last state)."""
+
+    def __init__(
+        self,
+        tables: WebTables,
+        live: LiveGame,
+        seat: int,
+        user_id: int,
+        lang: str,
+        since: int | None,
+        too_many: Response,
+    ) -> None:
+        super().__init__(
+            self._events(),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+        self.tables = tables
+        self.live = live
+        self.seat = seat
+        self.user_id = user_id
+        self.lang = lang
+        self.since = since
+        self.too_many = too_many
+        self.watcher: Watcher | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Stream, in the person's slot."""
+        tables, live = self.tables, self.live
+        if tables.streams_of(self.user_id) >= MAX_STREAMS_PER_PERSON:
+            await self.too_many(scope, receive, send)
+            return
+        self.watcher = watcher = tables.watch(live.game_id, self.seat, self.lang, self.user_id)
+        presence = tables.svc.presence  # an open stream is a page in front, until it says not
+        presence.opened(live.game_id, self.user_id)
+        try:
+            if self.since != live.game.move_number:
+                watcher.offer(tables.snapshot(live, self.seat, self.lang))
+            if tables.is_over(live):
+                watcher.closed = True  # its last state, and the end
+            await super().__call__(scope, receive, send)
+        finally:
+            tables.unwatch(watcher)
+            presence.closed(live.game_id, self.user_id)
+
+    async def _events(self) -> AsyncIterator[bytes]:
+        watcher = self.watcher
+        assert watcher is not None
+        try:
+            yield b"retry: 1000\n\n"
+            while True:
+                snap = await watcher.next(KEEPALIVE)
+                if snap is not None:
+                    yield snap.event
+                elif watcher.closed:
+                    return
+                else:
+                    yield b": keep-alive\n\n"
+        except asyncio.CancelledError:
+            pass

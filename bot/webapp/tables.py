@@ -4,7 +4,8 @@ buttons' path, and the pushes after every committed action.
 ``WebTables`` is a listener of every game (``Services.listeners``): after each committed action
 it hands each open page of that game the state of its seat. A page holds a ``Watcher``; a
 watcher keeps only the newest state (each state is complete), so a slow page skips states
-rather than piling them up.
+rather than piling them up. When a game ends, its pages get its last state and their streams
+end. Open pages are counted per person, across their games.
 """
 
 from __future__ import annotations
@@ -39,7 +40,25 @@ def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any]) -> set[str]:
         if view["phase"] == "bidding":
             drawn.add(ctx.t("belota-turned", card=ctx.card(view["turned"])))
         drawn.update(ui._trick_lines(ctx, view))
+        if view.get("bergere"):
+            drawn.add(ctx.t("belota-bergere", card=ctx.card(view["bergere"])))
+        if view.get("face_up") and view.get("exchanged") is None:
+            # After an exchange the note stays: it says who made it.
+            drawn.add(ctx.t("belota-face-up", card=ctx.card(view["face_up"])))
     return drawn
+
+
+def shown_cards(ctx: Any, view: dict[str, Any]) -> list[dict[str, str]]:
+    """The cards face up out of play that the page draws beside the trump (Belòta for two and
+    three: the bergère, and the turned card left on the table), each with a short caption and
+    a longer title in the page's language."""
+    shown = []
+    for key, name in (("face_up", "webapp-face-up"), ("bergere", "webapp-bergere")):
+        if view.get(key):
+            shown.append(
+                {"card": view[key], "caption": ctx.t(name), "title": ctx.t(f"{name}-title")}
+            )
+    return shown
 
 
 def rank_labels(ctx: Any) -> dict[str, str]:
@@ -53,11 +72,27 @@ def rank_labels(ctx: Any) -> dict[str, str]:
     return {r: label.removesuffix(suit) for r, label in labels.items()}
 
 
-def _in_lang(live: LiveGame, lang: str) -> LiveGame:
-    """The same game with its texts in ``lang`` (screens draw in the game's language)."""
+def _in_lang(live: LiveGame, lang: str, svc: Services) -> LiveGame:
+    """The same game with its texts in ``lang`` (screens draw in the game's language), its
+    computer players under short names (a phone's seat has room for "Computer 3"; the page
+    says their level once)."""
     other = copy.copy(live)
-    other.row = dataclasses.replace(live.row, lang=lang)
+    seats = [
+        dataclasses.replace(s, name=svc.tr.get(lang, "webapp-computer", number=s.seat + 1))
+        if s.computer
+        else s
+        for s in live.row.seats
+    ]
+    other.row = dataclasses.replace(live.row, lang=lang, seats=seats)
     return other
+
+
+def _levels(svc: Services, live: LiveGame, lang: str) -> str | None:
+    """The computer players' level, said once ("normale"), or None without computers."""
+    levels = sorted({s.computer for s in live.row.seats if s.computer})
+    if not levels:
+        return None
+    return ", ".join(svc.tr.get(lang, f"computer-level-{level}") for level in levels)
 
 
 def public_state(
@@ -68,7 +103,8 @@ def public_state(
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
-    ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
+    shown = _in_lang(live, lang, svc)
+    ctx = screens.make_ctx(svc.tr, lang, shown)
     public = game.view(None)
     drawn = _drawn_lines(ui, ctx, public)
     if row.status == "cancelled":
@@ -86,13 +122,15 @@ def public_state(
         "move": game.move_number,
         "status": row.status,
         "over": game.is_over or row.status != "active",
-        "names": [s.name for s in sorted(row.seats, key=lambda s: s.seat)],
+        "names": [s.name for s in sorted(shown.row.seats, key=lambda s: s.seat)],
+        "level": _levels(svc, live, lang),
         "faces": ui.faces,
         "ranks": rank_labels(ctx),
         "suits": {suit: ctx.suit(suit) for suit in "HDCS"},
         "turn": turn,
         "score": ui.scores_line(ctx, public),
         "notes": [n for n in ui.table_lines(ctx, public, live.last_events) if n not in drawn],
+        "shown": shown_cards(ctx, public),
         "result": result,
     }
 
@@ -109,14 +147,41 @@ def seat_state(
     legal = game.legal_actions(seat) if active and seat == game.current_seat else []
     state = {**public, "seat": seat, "view": view, "legal": legal, "labels": {}}
     if legal or view.get("partner_hand") is not None:
-        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang))
+        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang, svc))
         state["labels"] = {c: ui.action_label(ctx, view, c) for c in legal if len(c) != 2}
         if view.get("partner_hand") is not None:
             line = ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"]))
             state["notes"] = [*public["notes"], line]
     if legal:
         state["turn"] = svc.tr.get(lang, "webapp-your-turn")
+    state["why"] = refusals(svc, live, seat, legal, view, lang)
     return state
+
+
+def refusals(
+    svc: Services,
+    live: LiveGame,
+    seat: int | None,
+    legal: list[str],
+    view: dict[str, Any],
+    lang: str,
+) -> dict[str, str]:
+    """Why each card of the seat's hand cannot be played now, in the game's words: the engine's
+    reason for each card it refuses on the seat's turn ("Devi rispondere al seme"), or one
+    reason for every card ("*") when it is not the seat's turn."""
+    hand = view.get("hand") or []
+    if seat is None or not hand:
+        return {}
+    game = live.game
+    if not legal:
+        reason = "illegal-game-over" if not live.active or game.is_over else "illegal-not-your-turn"
+        return {"*": svc.tr.get(lang, reason)}
+    playable = {code.split(":")[0] for code in legal}
+    return {
+        card: svc.tr.get(lang, play.refusal(svc, game, seat, card, lang))
+        for card in hand
+        if card not in playable
+    }
 
 
 @dataclass(frozen=True)
@@ -131,12 +196,14 @@ class Snapshot:
 
 
 class Watcher:
-    """One open page: the seat it shows and the newest state not yet sent to it."""
+    """One open page: the seat it shows, whose page it is, and the newest state not yet sent
+    to it; once ``closed``, its stream ends after that state."""
 
-    def __init__(self, game_id: int, seat: int | None, lang: str) -> None:
+    def __init__(self, game_id: int, seat: int | None, lang: str, user_id: int) -> None:
         self.game_id = game_id
         self.seat = seat
         self.lang = lang
+        self.user_id = user_id
         self.pending: Snapshot | None = None
         self.wake = asyncio.Event()
         self.closed = False
@@ -165,6 +232,7 @@ class WebTables:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.watchers: dict[int, set[Watcher]] = {}
+        self.per_person: dict[int, int] = {}
         self.results: dict[int, dict[str, Any]] = {}
         self._drawn: dict[int, dict[tuple[Any, str], Any]] = {}
 
@@ -174,9 +242,21 @@ class WebTables:
         if stored is None:
             return None
         content = screens.announcement_screen(
-            self.svc.tr, _in_lang(live, lang), stored["events"], stored["view"], self.svc.extras
+            self.svc.tr,
+            _in_lang(live, lang, self.svc),
+            stored["events"],
+            stored["view"],
+            self.svc.extras,
         )
-        return {"move": stored["move"], "lines": content.text.split("\n")}
+        lines = content.text.split("\n")
+        over = next((e for e in stored["events"] if e["type"] == "game_over"), None)
+        outcome = lines[:1]
+        if over is not None:
+            ctx = screens.make_ctx(self.svc.tr, lang, _in_lang(live, lang, self.svc))
+            winners = screens.winners_line(ctx, over["winners"])
+            outcome.append(winners)
+            lines = [line for line in lines if line != winners]
+        return {"move": stored["move"], "outcome": outcome, "lines": lines[1:]}
 
     def state(self, live: LiveGame, seat: int | None, lang: str) -> dict[str, Any]:
         """The page's state for ``seat`` now (its public part drawn once per move)."""
@@ -199,21 +279,30 @@ class WebTables:
             snap = drawn[(seat, lang)] = Snapshot(state["move"], live.row.status, text, event)
         return snap
 
-    def watch(self, game_id: int, seat: int | None, lang: str) -> Watcher:
+    def watch(self, game_id: int, seat: int | None, lang: str, user_id: int) -> Watcher:
         """A new open page of a game."""
-        watcher = Watcher(game_id, seat, lang)
+        watcher = Watcher(game_id, seat, lang, user_id)
         self.watchers.setdefault(game_id, set()).add(watcher)
+        self.per_person[user_id] = self.per_person.get(user_id, 0) + 1
         return watcher
 
-    def streams_of(self, game_id: int, seat: int | None) -> int:
-        """How many pages of a seat are open."""
-        return sum(1 for w in self.watchers.get(game_id, ()) if w.seat == seat)
+    def streams_of(self, user_id: int) -> int:
+        """How many pages a person has open, in all their games."""
+        return self.per_person.get(user_id, 0)
+
+    @staticmethod
+    def is_over(live: LiveGame) -> bool:
+        """The game has ended (played out, or closed): its pages' streams end."""
+        return live.game is None or live.game.is_over or live.row.status != "active"
 
     def unwatch(self, watcher: Watcher) -> None:
         """A page closed; a closed game nobody looks at is forgotten."""
         group = self.watchers.get(watcher.game_id)
-        if group is not None:
+        if group is not None and watcher in group:
             group.discard(watcher)
+            left = self.per_person.pop(watcher.user_id) - 1
+            if left:
+                self.per_person[watcher.user_id] = left
             if not group:
                 del self.watchers[watcher.game_id]
                 self._drawn.pop(watcher.game_id, None)
@@ -240,8 +329,11 @@ class WebTables:
         self._drawn.pop(live.game_id, None)  # a change that left the move number (a cancel)
         if live.row.status != "active" and live.game_id not in self.watchers:
             self.results.pop(live.game_id, None)  # a closed game nobody looks at
+        over = self.is_over(live)
         for watcher in list(self.watchers.get(live.game_id, ())):
             watcher.offer(self.snapshot(live, watcher.seat, watcher.lang))
+            if over:
+                watcher.closed = True
 
     async def play(self, live: LiveGame, seat: int, move: int, code: str) -> str | None:
         """A play from the page, through the buttons' path (legal, by the seat to act, at that

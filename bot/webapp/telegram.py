@@ -7,7 +7,9 @@ buttons in private chats only).
 The server is uvicorn's, started as a task in ``post_init`` and stopped in ``post_stop`` (as
 python-telegram-bot's custom webhook example shares one loop between the bot and a web
 server); the signals stay the bot's. It listens on a port of its own
-(``WEBAPP_LISTEN``:``WEBAPP_PORT``), not on the webhook's.
+(``WEBAPP_LISTEN``:``WEBAPP_PORT``, this machine only by default: a proxy in front gives it
+its https address), not on the webhook's, with its own cap on connections and its timeouts
+(``bot.core.webserver``): whatever that port receives, the bot goes on with its own work.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import contextlib
 import logging
 import socket
 
-import uvicorn
 from telegram import InlineKeyboardButton, WebAppInfo
 from telegram.ext import Application
 
@@ -26,6 +27,7 @@ from bot.core.live import LiveGame
 from bot.core.services import Services
 from bot.core.settings import Settings
 from bot.core.webhook import QuietServer
+from bot.core.webserver import connection_cap, guarded_config
 from bot.games import Ctx
 from bot.webapp.server import WebApp, telegram_auth
 from bot.webapp.tables import WebTables
@@ -36,7 +38,7 @@ log = logging.getLogger(__name__)
 class MiniApp:
     """The running web server of the Mini App."""
 
-    def __init__(self, web: WebApp, server: uvicorn.Server, sock: socket.socket) -> None:
+    def __init__(self, web: WebApp, server: QuietServer, sock: socket.socket) -> None:
         self.web = web
         self.server = server
         self.sock = sock
@@ -104,9 +106,8 @@ async def setup(application: Application, svc: Services) -> None:
     # First of the listeners: the pages get the move before timers and the like write theirs.
     svc.listeners.insert(0, tables.on_change)
     web = WebApp(svc, tables, telegram_auth(settings.token, settings.webapp_max_age))
-    config = uvicorn.Config(
-        web.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
-    )
+    cap = connection_cap(settings.web_max_connections)
+    config = guarded_config(web.app, "the Mini App's port", cap)
     mini = MiniApp(web, QuietServer(config), sock)
     await mini.start()
     application.bot_data["webapp"] = mini

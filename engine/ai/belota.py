@@ -1,4 +1,4 @@
-"""Computer players for Belòta (``rules/belota.md``), from a seat's view only.
+"""Computer players for Belòta (``docs/rules/belota.md``), from a seat's view only.
 
 Bidding: the normal player counts its hand's strength for each possible trump (the jack and the
 nine of trump above all, the length in trump, belòta, side aces and guarded tens, and the turned
@@ -417,7 +417,12 @@ def _is_bidding(legal: Sequence[str]) -> bool:
 def normal(
     view: dict[str, Any], legal: list[str], rng: random.Random, game: Game | None = None
 ) -> str:
-    """Rule-based bidding by hand strength, and play by points, masters and partner's signals."""
+    """Rule-based bidding by hand strength, and play by points, masters and partner's signals
+    (two or three players: ``engine.ai.belota_few``)."""
+    if view["players"] != 4:
+        from engine.ai import belota_few  # which builds on this module
+
+        return belota_few.normal(view, legal, rng, game)
     if _is_bidding(legal):
         return choose_bid(view["hand"], view["turned"], legal)
     if DECLARE in legal:
@@ -496,7 +501,10 @@ def _search(g: Belota, seat: int, code: str, team: int) -> float:
 
 
 def easy(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """A beginner: takes with the jack of the turned suit, declares, and plays loosely."""
+    """A beginner: takes with the jack of the turned suit, declares, and plays loosely (with
+    two or three players it never makes the exchange)."""
+    if "exchange" in legal:
+        legal = [c for c in legal if c != "exchange"]
     if _is_bidding(legal):
         if "take" in legal and "J" + view["turned"][1] in view["hand"] and rng.random() < 0.7:
             return "take"
@@ -635,7 +643,11 @@ def hard(
     game: Game | None = None,
 ) -> str:
     """The normal bid; in the play, determinized Monte Carlo over the unseen cards, with normal
-    play in every playout."""
+    play in every playout (two or three players: ``engine.ai.belota_few``)."""
+    if view["players"] != 4:
+        from engine.ai import belota_few  # which builds on this module
+
+        return belota_few.hard(view, legal, rng, budget_ms, samples, game)
     if samples is None and budget_ms is None:
         raise ValueError("hard needs a time budget or a number of samples")
     if DECLARE in legal:

@@ -1,4 +1,4 @@
-"""Computer players for Briscola (``rules/briscola.md``), from a seat's view only.
+"""Computer players for Briscola (``docs/rules/briscola.md``), from a seat's view only.
 
 The normal player scores each card in hand by the points it should win or lose in this trick and
 by what the card is worth kept in hand: it takes a loaded trick cheaply, strozza (takes with the
@@ -41,7 +41,7 @@ from typing import Any
 
 from engine.ai.search import alpha_beta, monte_carlo, worth
 from engine.base import Game
-from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, trick_winner
+from engine.briscola import CARD_POINTS, CARD_STRENGTH, PEEK, playable, trick_winner
 from engine.cards import PACK_40, SUITS, next_seat, partner, side_of
 
 # What a briscola in hand is worth beyond its points: its power to take a trick later.
@@ -360,7 +360,7 @@ def exact(deal: Deal, side: int) -> float:
 
 def _children(d: Deal) -> Iterator[Deal]:
     """The deals after each distinct card the seat to act may play."""
-    for card in set(d.hands[d.turn]):
+    for card in set(playable(d.hands[d.turn], d.trick)):
         child = d.copy()
         child.play(card)
         yield child
@@ -750,13 +750,14 @@ _STRENGTH = [CARD_STRENGTH[c] for c in PACK_40]
 _SUIT = [c[1] for c in PACK_40]
 _BIT = [1 << i for i in range(40)]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+# The tricks the search asks ``playable`` about: none yet, or one card led.
+NO_TRICK: tuple[int, ...] = ()
+LED = [(a,) for a in range(40)]
 
 
 def _takes(a: int, b: int, trump: str) -> bool:
-    """Whether ``b``, played on the led ``a``, takes the trick."""
-    if _SUIT[b] == _SUIT[a]:
-        return _STRENGTH[b] > _STRENGTH[a]
-    return _SUIT[b] == trump
+    """Whether ``b``, played on the led ``a``, takes the trick (the engine's ``trick_winner``)."""
+    return trick_winner([PACK_40[a], PACK_40[b]], trump) == 1
 
 
 # Per briscola suit: TAKES[t][a][b] whether b takes the led a; the order in which the search
@@ -792,6 +793,7 @@ def _search(deal: Deal) -> Callable[[str, int, int], int]:
             masks[seat] |= _BIT[c]
     stock = [CARD_INDEX[c] for c in deal.stock]  # drawn from the end
     points, bit = _POINTS, _BIT
+    legal = playable
     takes = _TAKES[trump]
     lead_order = _LEAD_ORDER[trump].__getitem__
     answer_order = [row.__getitem__ for row in _ANSWER_ORDER[trump]]
@@ -850,7 +852,7 @@ def _search(deal: Deal) -> Callable[[str, int, int], int]:
                     beta = value
         start, stop = alpha, beta
         best = -inf
-        for a in sorted(mine, key=lead_order):
+        for a in sorted(legal(mine, NO_TRICK), key=lead_order):
             mine.remove(a)
             masks[seat] ^= bit[a]
             v = -follow(1 - seat, a, top, -beta, -alpha)
@@ -868,7 +870,7 @@ def _search(deal: Deal) -> Callable[[str, int, int], int]:
     def follow(seat: int, a: int, top: int, alpha: int, beta: int) -> int:
         """The margin for ``seat`` to answer the led ``a``."""
         best = -inf
-        for b in sorted(hands[seat], key=answer_order[a]):
+        for b in sorted(legal(hands[seat], LED[a]), key=answer_order[a]):
             v = answer(seat, a, b, top, alpha, beta)
             if v > best:
                 best = v
@@ -933,7 +935,7 @@ def solve(deal: Deal, cards: list[str] | None = None) -> dict[str, int]:
     trick included) that the seat to act can force by playing it, both seats then playing their
     best (``_search``)."""
     if cards is None:
-        cards = sorted(set(deal.hands[deal.turn]), key=_view_order)
+        cards = sorted(set(playable(deal.hands[deal.turn], deal.trick)), key=_view_order)
     root = _search(deal)
     return {card: root(card) for card in cards}
 
@@ -944,7 +946,7 @@ def solve_best(deal: Deal) -> int:
     whether it does better)."""
     root = _search(deal)
     best = -1000
-    for card in sorted(set(deal.hands[deal.turn]), key=_view_order):
+    for card in sorted(set(playable(deal.hands[deal.turn], deal.trick)), key=_view_order):
         v = root(card, best, 1000)
         if v > best:
             best = v

@@ -1,4 +1,4 @@
-"""Computer players for Cirulla (``rules/cirulla.md``), from a seat's view only.
+"""Computer players for Cirulla (``docs/rules/cirulla.md``), from a seat's view only.
 
 The normal player knocks whenever its hand holds a buona, and values every way of playing a
 card by these rules, in points of the deal (each rule's gain was measured against the greedy
@@ -549,20 +549,22 @@ def lookahead(g: Cirulla, side: int, first: str, cards: int) -> float:
     seat's normal action comes from ``_fast_choice``."""
     n = g.players
     scores = list(g.scores)
-    root = [len(p) for p in g.piles]
-    masks = g.pile_masks
+    seat = g.current_seat
+    v = g.fast_sight(seat)
+    root = [len(p) for p in v.piles]
+    masks = v.pile_masks
     theirs = 0
     for i, m in enumerate(masks):
         if i != side:
             theirs |= m
-    key = _mask_worth_key(masks[side], theirs, g.grande_points)
-    seat = g.current_seat
+    key = _mask_worth_key(masks[side], theirs, v.grande_points)
+    left = v.stock + sum(v.hand_sizes)  # the cards still to be played in the deal
     action = g.action_id(first)
     played = 0
     while True:
         if action != KNOCK_ID:
             played += 1
-            if not g.stock and g.plays_in_turn + 1 == g.turn_plays:
+            if played == left:
                 # The deal's last card: played with its events, for the deal's count.
                 for event in g.play(seat, g.action_code(action)):
                     kind = event["type"]
@@ -573,8 +575,8 @@ def lookahead(g: Cirulla, side: int, first: str, cards: int) -> float:
                         return 60.0 if event["side"] == side else -60.0
                 raise AssertionError("the deal's last card ends the deal")
         g.step(action)
-        if g.over:  # all ten diamonds: the game is won at once, worth more than any deal
-            return 60.0 if side_of(g.winner_seats[0], n) == side else -60.0
+        if g.is_over:  # all ten diamonds: the game is won at once, worth more than any deal
+            return 60.0 if side_of(g.winners[0], n) == side else -60.0
         if played >= cards:
             return leaf(g, side, root, scores, key)
         seat = g.current_seat
@@ -592,19 +594,26 @@ def leaf(g: Cirulla, side: int, root: list[int], scores: list[int], key: tuple) 
     for i, now in enumerate(g.scores):
         v += now - scores[i] if i == side else scores[i] - now
     seat = g.current_seat
-    table = g.table
-    for p, hand in enumerate(g.hands):
+    s = g.fast_sight(seat)
+    table = s.table
+    for p in range(n):
         sign = 1 if side_of(p, n) == side else -1
+        if p != seat:
+            for c in g.hand(p):
+                if c[0] == "A":
+                    v += sign * ACE_KEEP
+            continue
+        hand = s.hand
         for c in hand:
             if c < 4:  # an ace
                 v += sign * ACE_KEEP
-        if p == seat and table:
-            mv = g._matta_value_seen(seat)
-            best = _best_captures_of(tuple(table), g.matta, mv, key)
-            matta = g.matta
+        if table:
+            mv = s.matta_value
+            matta = s.matta
+            best = _best_captures_of(tuple(table), matta, mv, key)
             v += sign * max(best[mv if c == matta else VALUES[c]] for c in hand)
     worth = _worth_by_number(key)
-    for i, pile in enumerate(g.piles):
+    for i, pile in enumerate(s.piles):
         sign = 1 if i == side else -1
         for c in pile[root[i] :]:
             v += sign * worth[c]
@@ -641,7 +650,6 @@ _CHOICES: dict[tuple, int] = {}
 CHOICES_MAX = 1 << 18
 # The unseen cards by value (and how many), by the bit mask of the unseen cards.
 _UNSEEN: dict[int, tuple[tuple[int, ...], int]] = {}
-ALL_CARDS = (1 << 40) - 1
 
 
 def _unseen_counts(mask: int) -> tuple[tuple[int, ...], int]:
@@ -667,45 +675,34 @@ def _fast_choice(g: Cirulla, seat: int, n: int) -> int:
         return ids[0]
     if KNOCK_ID in ids:
         return KNOCK_ID
-    if g.pairs_contest:
+    rules = g.rules
+    if rules.pairs_contest:
         return g.action_id(_playout_choice(g, seat, n))
-    hands = g.hands
-    hand = hands[seat]
-    table = g.table
-    shown = g.shown
-    known = 0
-    for m in g.pile_masks:
-        known |= m
-    for c in hand:
-        known |= 1 << c
-    for c in table:
-        known |= 1 << c
-    for p in range(n):
-        if p != seat and shown[p]:
-            for c in hands[p]:
-                known |= 1 << c
-    values, unseen = _unseen_counts(ALL_CARDS ^ known)
+    v = g.fast_sight(seat)
+    hand = v.hand
+    table = v.table
+    values, unseen = _unseen_counts(v.unseen)
     nxt = (seat + 1) % n
-    held = len(hands[nxt])
-    mv = g.matta_value
-    if mv != g.matta_card_value:
-        mv = g._matta_value_seen(seat)
-    if shown[nxt]:
-        matta = g.matta
+    sizes = v.hand_sizes
+    held = sizes[nxt]
+    mv = v.matta_value
+    next_shown = v.shown_hands[nxt]
+    if next_shown is not None:
+        matta = v.matta
         next_values = [0] * 11
-        for c in hands[nxt]:
+        for c in next_shown:
             next_values[mv if c == matta else VALUES[c]] += 1
         counts: tuple = (tuple(next_values), unseen > 0)
     else:
         counts = (values, unseen)
     side = side_of(seat, n)
-    masks = g.pile_masks
+    masks = v.pile_masks
     theirs = 0
     for i, m in enumerate(masks):
         if i != side:
             theirs |= m
-    last = not g.stock and sum(map(len, hands)) == 1
-    worth_key = _mask_worth_key(masks[side], theirs, g.grande_points)
+    last = not v.stock and sum(sizes) == 1
+    worth_key = _mask_worth_key(masks[side], theirs, v.grande_points)
     key = (
         tuple(hand),
         tuple(table),
@@ -714,8 +711,8 @@ def _fast_choice(g: Cirulla, seat: int, n: int) -> int:
         held,
         last,
         worth_key,
-        g.matta,
-        g.ace_takes_all_always,
+        v.matta,
+        rules.ace_takes_all_always,
     )
     i = _CHOICES.get(key)
     if i is None:
@@ -725,12 +722,12 @@ def _fast_choice(g: Cirulla, seat: int, n: int) -> int:
         s.hand = [CODES[c] for c in hand]
         s.hand_size = len(hand)
         s.table = [CODES[c] for c in table]
-        s.matta = CODES[g.matta]
+        s.matta = CODES[v.matta]
         s.matta_value = mv
         s.values = values
         s.unseen = unseen
         s.next_hand = held
-        s.next_values = counts[0] if shown[nxt] else None
+        s.next_values = counts[0] if next_shown is not None else None
         s.last = last
         s.worth_key = worth_key
         s.worth = _worth_table(*worth_key)

@@ -21,9 +21,10 @@ Comparison, from the source's "annullatori" (glossary: cuřù "maggior annullato
 4. sequences in other suits (and every sequence in sensa).
 
 Between two sequences of one class the higher top card wins, then the player nearer the dealer's
-right (seat ``dealer+1`` first). The rules file says "longer first"; the source says "Fra due
-çéntu, vince quello che ha la carta di maggior valore", so length counts by class (térsa,
-çincànta, çéntu): a six-card çéntu topped by the K loses to a five-card çéntu topped by the A.
+right (seat ``dealer+1`` first), as ``docs/rules/belota.md`` says. Not "longer first": the source
+says "Fra due çéntu, vince quello che ha la carta di maggior valore", so length counts by class
+(térsa, çincànta, çéntu): a six-card çéntu topped by the K loses to a five-card çéntu topped by
+the A.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ ACTIONS: tuple[str, ...] = (
     "sensa",
     "contru",
     *(f"trump:{s}" for s in SUITS),
+    "exchange",  # two and three players only (``engine.belota.few``)
 )
 ACTION_ID = {code: i for i, code in enumerate(ACTIONS)}
 # Whether a card is of a suit, by suit: the filter of a hand's cards of the suit led (or of
@@ -78,7 +79,7 @@ DISPLAY_ORDER = {
 
 
 class BelotaRules(HouseRules):
-    """Belòta's house rules, with the defaults of the rules file."""
+    """Belòta's house rules, with the defaults of ``docs/rules/belota.md``."""
 
     target: Literal[500, 1000, 1500] = 1000
     curu_points: int = Field(default=100, ge=0, le=1000)
@@ -120,6 +121,19 @@ class Belota(Game):
     shared_state = frozenset(
         ("sides", "seat_side", "_rules_json", "_strength", "_points", "last_trick", "_legal")
     )
+
+    def __new__(cls, players: int = 4, *args: Any, **kwargs: Any) -> Belota:
+        """Two or three players make a ``BelotaFew`` (``engine.belota.few``): the same surface,
+        each player for himself; four players this class."""
+        if cls is Belota and players in (2, 3) and not isinstance(players, bool):
+            from .few import BelotaFew
+
+            return object.__new__(BelotaFew)
+        if players == 4:
+            from .few import check_players_rules
+
+            check_players_rules(players, kwargs.get("rules"))
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -834,6 +848,10 @@ class Belota(Game):
         also when no deal agrees with the view. ``knowledge``: the view's
         (``knowledge.view_knowledge(view)``), when the caller rebuilds the same view many times.
         """
+        if view["players"] != 4:
+            from .few import BelotaFew
+
+            return BelotaFew.from_view(view, rng, watch, knowledge)
         seat = view["seat"]
         dealer = view["dealer"]
         turned = view["turned"]

@@ -26,18 +26,20 @@ SAMPLE_TRIES = 100  # deals tried for a sample consistent with the play and the 
 DEALS_TRIED = 5000  # ways of placing the hidden cards ``every_deal`` looks through at most
 
 
-def plays(played: Sequence[str], dealer: int, trump: str) -> list[tuple[int, str, str, int, int]]:
+def plays(
+    played: Sequence[str], dealer: int, trump: str, players: int = 4
+) -> list[tuple[int, str, str, int, int]]:
     """Each card played in a hand, in order: seat, card, suit led, and the winning seat and
     strength before it (``-1`` for the first card of a trick)."""
     strength = STRENGTH[trump]
-    leader = (dealer + 1) & 3
+    leader = (dealer + 1) % players
     out = []
-    for start in range(0, len(played), 4):
-        cards = played[start : start + 4]
+    for start in range(0, len(played), players):
+        cards = played[start : start + players]
         led = cards[0][1]
         ws, wv = -1, -1
         for i, c in enumerate(cards):
-            p = (leader + i) & 3
+            p = (leader + i) % players
             out.append((p, c, led, ws, wv))
             if i == 0 or c[1] == led or c[1] == trump:
                 v = strength[c]
@@ -47,10 +49,10 @@ def plays(played: Sequence[str], dealer: int, trump: str) -> list[tuple[int, str
     return out
 
 
-def played_by(played: Sequence[str], dealer: int, trump: str) -> list[list[str]]:
+def played_by(played: Sequence[str], dealer: int, trump: str, players: int = 4) -> list[list[str]]:
     """The cards each seat has played in a hand (every card was played face up)."""
-    by: list[list[str]] = [[], [], [], []]
-    for p, c, _led, _ws, _wv in plays(played, dealer, trump):
+    by: list[list[str]] = [[] for _ in range(players)]
+    for p, c, _led, _ws, _wv in plays(played, dealer, trump, players):
         by[p].append(c)
     return by
 
@@ -85,30 +87,34 @@ class Knowledge:
         belota: tuple[int, int] | None,
         declared: Sequence[list[dict[str, Any]]],
         curu_points: int,
+        players: int = 4,
     ) -> None:
         """``shown``: each hand's cards everybody has seen (``seat``'s whole hand for its own),
         in the order to keep; ``room``: each hand's size less its shown cards; ``hidden``: every
         other card still in a hand, in the order to deal them; ``belota``: the seat that said
-        belòta and how many of its cards it played, or None."""
+        belòta and how many of its cards it played, or None. With two or three ``players``
+        (no partner), ``shown`` and ``room`` may hold one more "hand" after the players': the
+        cards out of play, which nobody plays."""
         strength = STRENGTH[trump]
         known: list[list[str]] = [list(s) for s in shown]
-        voids: list[set[str]] = [set(), set(), set(), set()]
-        cap = [99, 99, 99, 99]
-        banned: list[set[str]] = [set(), set(), set(), set()]
-        for p, c, led, ws, wv in plays(played, dealer, trump):
+        places = range(len(known))
+        voids: list[set[str]] = [set() for _ in places]
+        cap = [99 for _ in places]
+        banned: list[set[str]] = [set() for _ in places]
+        for p, c, led, ws, wv in plays(played, dealer, trump, players):
             if ws < 0:
                 continue
             suit = c[1]
             if suit != led:
                 voids[p].add(led)
-                if trump and ws != partner(p):
+                if trump and (players != 4 or ws != partner(p)):
                     if suit != trump:
                         voids[p].add(trump)  # did not trump when obliged
                     elif wv >= 8 and strength[c] < wv:
                         cap[p] = min(cap[p], wv)  # did not overtrump when obliged
             elif led == trump and strength[c] < wv:
                 cap[p] = min(cap[p], wv)  # trump led: did not beat the highest trump
-        by = played_by(played, dealer, trump)
+        by = played_by(played, dealer, trump, players)
         room = list(room)
         if trump:
             pair = ("K" + trump, "Q" + trump)
@@ -120,7 +126,7 @@ class Knowledge:
                         room[holder] -= 1
                         hidden.remove(c)
             elif belota is None:
-                for p in range(4):
+                for p in range(players):
                     for i, c in enumerate(pair):
                         if c in by[p]:
                             banned[p].add(pair[1 - i])
@@ -128,7 +134,7 @@ class Knowledge:
         allowed = {
             c: [
                 p
-                for p in range(4)
+                for p in places
                 if room[p]
                 and c[1] not in voids[p]
                 and not (c[1] == trump and strength[c] > cap[p])
@@ -141,7 +147,7 @@ class Knowledge:
         self.room = room
         self.pool = hidden
         self.allowed = allowed
-        self.declarers = [p for p in range(4) if p != seat and declared[p]]
+        self.declarers = [p for p in range(players) if p != seat and declared[p]]
         self.by = by
         self.declared = declared
         self.trump = trump
@@ -221,7 +227,17 @@ def view_knowledge(view: dict[str, Any]) -> Knowledge:
     shown[seat] = list(view["hand"])
     room = [size - len(k) for size, k in zip(view["hand_sizes"], shown, strict=True)]
     taken = {c for k in shown for c in k}.union(played)
-    hidden = [c for c in PACK_32 if c not in taken]
+    players = view["players"]
+    pack: Sequence[str] = PACK_32
+    if players != 4:
+        # The cards out of play are one more place for the hidden cards; the face-up ones
+        # (the bergère, the turned card or the trump 7 left on the table) are no one's.
+        taken.update(c for c in (view["bergere"], view["face_up"]) if c)
+        shown.append([])
+        room.append(view["rest"] - (1 if view["bergere"] else 0))
+        if view["pack"] == 24:
+            pack = [c for c in PACK_32 if c[0] not in "78"]
+    hidden = [c for c in pack if c not in taken]
     belota = view["belota"]
     return Knowledge(
         seat,
@@ -234,4 +250,5 @@ def view_knowledge(view: dict[str, Any]) -> Knowledge:
         None if belota is None else (belota["seat"], belota["played"]),
         view["declarations"],
         view["rules"]["curu_points"],
+        players,
     )

@@ -1,6 +1,6 @@
 """Scoring a hand (marcà): the teams' totals, the contract made or failed, the litigiu.
 
-Settled questions, from the source where the rules file is silent:
+Settled questions, from the source where the rules are silent (``docs/rules/belota.md``):
 
 - Capotto: the team that takes all 8 tricks scores 100 instead of the 10 of the last trick
   ("100 punti, comprensivo del premio di 10 punti per l'ultima presa"), so a trump capotto is
@@ -122,4 +122,98 @@ def match_winner(scores: list[int], target: int) -> int | None:
     s0, s1 = scores
     if (s0 >= target or s1 >= target) and s0 != s1:
         return 0 if s0 > s1 else 1
+    return None
+
+
+def score_players(
+    *,
+    contract_player: int,
+    dealer: int,
+    multiplier: int,
+    card_points: list[int],
+    tricks: list[int],
+    tricks_per_hand: int,
+    last_trick_player: int,
+    declaration_player: int | None,
+    declaration_points: int,
+    belota_player: int | None,
+    dedans: bool,
+    multiply_declarations: bool,
+    against_both: bool,
+    litigiu: int,
+) -> dict[str, Any]:
+    """Score one hand of Belòta for two or three players (``belota-2-3.md``), each for himself.
+
+    The same figures as ``score_hand``, one entry per player (``items`` name the player as
+    ``team``). Two players: as two teams. Three: the contract is made when the contract player's
+    total is greater than each defender's (``against_both``: than theirs added together), fails
+    when smaller (under dedans his total less belòta goes to the defender with the higher total;
+    equal defenders share it, an odd point to the one nearer the dealer's right), and is a
+    litigiu when equal. Points frozen by an earlier litigiu go to the one player with the
+    greatest total of this hand (a tie for the greatest keeps them frozen).
+    """
+    n = len(card_points)
+    sheet = _Sheet()
+    sheet.totals = [0] * n
+    sheet.transferable = [0] * n
+    declaration_multiplier = multiplier if multiply_declarations else 1
+    for p in range(n):
+        sheet.add(p, "cards", card_points[p], multiplier)
+        if p == last_trick_player:
+            if tricks[p] == tricks_per_hand:
+                sheet.add(p, "capotto", CAPOTTO, multiplier)
+            else:
+                sheet.add(p, "last_trick", LAST_TRICK, multiplier)
+        if p == declaration_player and declaration_points:
+            sheet.add(p, "declarations", declaration_points, declaration_multiplier)
+        if p == belota_player:
+            sheet.add(p, "belota", BELOTA, 1, transfer=False)
+    totals = sheet.totals
+    mine = totals[contract_player]
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    defenders = [p for p in order if p != contract_player]
+    theirs = [totals[p] for p in defenders]
+    against = sum(theirs) if against_both else max(theirs)
+    points = list(totals)
+    frozen = 0
+    if mine > against:
+        result = "made"
+    elif mine < against:
+        result = "failed"
+        if dedans:
+            moved = sheet.transferable[contract_player]
+            points[contract_player] -= moved
+            best = max(totals[p] for p in defenders)
+            takers = [p for p in defenders if totals[p] == best]
+            share, odd = divmod(moved, len(takers))
+            for p in takers:
+                points[p] += share
+            points[takers[0]] += odd  # the nearer the dealer's right
+    else:
+        result = "litigiu"
+        points[contract_player] = 0
+        frozen = mine
+    won_by = None
+    pending = litigiu + frozen
+    top = max(totals)
+    if litigiu and totals.count(top) == 1:
+        won_by = totals.index(top)
+        points[won_by] += litigiu
+        pending = frozen
+    return {
+        "items": sheet.items,
+        "totals": list(totals),
+        "result": result,
+        "dedans": result == "failed" and dedans,
+        "points": points,
+        "litigiu": {"carried": litigiu, "won_by": won_by, "frozen": frozen, "pending": pending},
+    }
+
+
+def players_winner(scores: list[int], target: int) -> int | None:
+    """The player who wins the match at the end of a hand, or None to play on: the first to
+    reach ``target``; if several do, the highest total; if that is shared, another hand."""
+    top = max(scores)
+    if top >= target and scores.count(top) == 1:
+        return scores.index(top)
     return None

@@ -1,4 +1,5 @@
-"""Cirulla (ciapachinze, acchiappaquindici) for two players, or four in pairs.
+"""Cirulla (ciapachinze, acchiappaquindici) for two players, or four in pairs, as
+``docs/rules/cirulla.md`` describes it.
 
 A deal is played in turns: the dealer gives three cards to each player (six on the first turn of
 a ``cirullone``) and, on the first turn, four cards to the table. Captures are Scopa's plus the
@@ -64,6 +65,7 @@ KNOCK_ID = 40  # the ``choices()`` int of a knock
 SAMPLE_TRIES = 200  # deals tried for a sample with no uncalled buona (pairs_contest)
 TABLE_CARDS = 4
 TURN_CARDS = 3
+ALL_CARDS = (1 << 40) - 1  # the pack as a bit mask of card numbers
 MARKS = ("scope", "table", "cirulla", "decino", "scala_alta")
 PACK_NUMBERS = tuple(INDEX[c] for c in PACK_40)  # the pack as card numbers, in its order
 # A table's card values (each at its card's value) as one number: 3 bits counting each value.
@@ -77,7 +79,7 @@ CAPTURE_PREFIX = tuple(code + ":" for code in CODES)  # how a capture's code sta
 
 
 class CirullaRules(HouseRules):
-    """Cirulla's house rules, with the defaults of the rules file.
+    """Cirulla's house rules, with the defaults of ``docs/rules/cirulla.md``.
 
     Readings settled here:
     - ``cirullone`` (two players only) makes the target 101 unless ``target`` is given.
@@ -142,6 +144,25 @@ class CirullaSight(NamedTuple):
     matta_value: int  # as the view shows it
     grande_points: int
     shown_hands: list[list[str] | None]  # each seat's hand when shown (a knock, a call)
+
+
+class CirullaFastSight(NamedTuple):
+    """What a seat sees (``Cirulla.fast_sight``), in the engine's own numbers: cards as numbers
+    (``engine.cirulla.cards``: ``rank * 4 + suit``, canonical order), sets of cards as bit
+    masks, for the computer players' lookaheads. Read only: the lists may be the game's own,
+    and change as the game goes on."""
+
+    hand: list[int]  # canonical order
+    table: list[int]  # canonical order
+    piles: list[list[int]]  # each side's pile, in the order captured
+    pile_masks: list[int]  # each side's pile as a bit mask
+    unseen: int  # the bit mask of the cards hidden from the seat (other hands, the stock)
+    hand_sizes: list[int]
+    stock: int  # cards left in the stock
+    matta: int  # the matta's card
+    matta_value: int  # as the view shows it
+    grande_points: int
+    shown_hands: list[list[int] | None]  # each seat's hand when shown (a knock, a call)
 
 
 @register
@@ -693,6 +714,8 @@ class Cirulla(Game):
     def _matta_value_seen(self, seat: int | None) -> int:
         """The matta's value as ``seat`` sees it: its card's value while it lies hidden in
         another hand."""
+        if self.matta_value == self.matta_card_value:
+            return self.matta_value  # nothing to hide
         matta = self.matta
         hands = self.hands
         if (
@@ -722,6 +745,50 @@ class Cirulla(Game):
             self._matta_value_seen(seat),
             self.grande_points,
             [[CODES[c] for c in h] if shown[p] else None for p, h in enumerate(hands)],
+        )
+
+    def fast_sight(self, seat: int) -> CirullaFastSight:
+        """What ``seat`` sees, as ``sight`` has it, in card numbers and bit masks
+        (``CirullaFastSight``): the cheapest way to ask, for the lookaheads' every card."""
+        hands = self.hands
+        hand = hands[seat]
+        table = self.table
+        masks = self.pile_masks
+        bits = BITS
+        known = masks[0] | masks[1]  # two sides: two players, or two pairs
+        for c in hand:
+            known |= bits[c]
+        for c in table:
+            known |= bits[c]
+        shown = self.shown
+        if True in shown:
+            shown_hands = [h if shown[p] else None for p, h in enumerate(hands)]
+            for p, h in enumerate(shown_hands):
+                if h is not None and p != seat:
+                    for c in h:
+                        known |= bits[c]
+        else:
+            shown_hands = [None] * self.players
+        mv = self.matta_value
+        if mv != self.matta_card_value:
+            mv = self._matta_value_seen(seat)
+        # tuple.__new__: the named tuple's own constructor costs twice as much, and this is
+        # asked on every card of every lookahead.
+        return tuple.__new__(
+            CirullaFastSight,
+            (
+                hand,
+                table,
+                self.piles,
+                masks,
+                ALL_CARDS ^ known,
+                [len(h) for h in hands],
+                len(self.stock),
+                self.matta,
+                mv,
+                self.grande_points,
+                shown_hands,
+            ),
         )
 
     # -- dealing ---------------------------------------------------------------------------

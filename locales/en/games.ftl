@@ -67,6 +67,11 @@ belota-stage-first = First round: take the turned suit, call sensa, or pass.
 belota-stage-second = Second round: name another trump suit, call sensa, or pass.
 belota-stage-overturn = Anyone may now call sensa (mandà sensa), overturning the trump (double points).
 belota-stage-contru = The opponents may answer contru (triple points).
+belota-stage-contru-one = The opponent may answer contru (triple points).
+belota-bergere = Last card of the pack, face up (la bergère): { $card }
+belota-face-up = Turned card, out of play: { $card }
+belota-face-up-exchanged = Out of play: { $card }, exchanged by { $player } for the turned card
+belota-bid-exchange = Exchange { $seven } for { $card }
 belota-bids = Bids: { $bids }
 belota-said-pass = passes
 belota-said-take = takes { $suit }
@@ -82,6 +87,9 @@ belota-bid-declare = 📣 Declare (l'acüsu)
 belota-contract-trump = Trump (l'atù): { $suit }, taken by { $taker } ({ $team })
 belota-contract-sensa = Sensa, called by { $declarer } ({ $team }): double points
 belota-contract-contru = Sensa by { $declarer } ({ $team }) with contru: triple points
+belota-contract-trump-solo = Trump (l'atù): { $suit }, taken by { $taker }
+belota-contract-sensa-solo = Sensa, called by { $declarer }: double points
+belota-contract-contru-solo = Sensa by { $declarer } with contru: triple points
 belota-declared = { $player } declares: { $declarations }
 belota-declarations-count = { $team }'s declarations count: { $points } points
 belota-declarations-count-trump = { $team }'s trump declaration counts («l'è bon u mei», "the best is good"): { $points } points
@@ -116,6 +124,13 @@ belota-result-failed = { $dedans ->
    *[other] The contract failed: each team scores its own points.
 }
 belota-result-litigiu = Litigiu: a tie! The defenders score their points; the contract team's are frozen.
+belota-result-made-solo = { $taker }'s contract is made: each player scores his own points.
+belota-result-failed-solo = { $taker }'s contract failed: each player scores his own points.
+belota-result-failed-to = The contract failed: { $taker }'s points go { $count ->
+    [one] to { $to }
+   *[other] half each to { $to }
+}.
+belota-result-litigiu-solo = Litigiu: a tie! The others score their points; { $taker }'s are frozen.
 belota-litigiu-won = { $team } wins the litigiu: +{ $points }
 belota-sheet-points = Scored: { $points }
 
@@ -123,6 +138,15 @@ rule-belota-target = Points to win
 rule-belota-curu_points = Value of the cuřù
 rule-belota-dedans = Failed contract: all to the defenders
 rule-belota-multiply_declarations = Sensa and contru multiply declarations
+rule-belota-carta_girata = Turned card
+rule-belota-carta_girata-taker = to the taker
+rule-belota-carta_girata-table = stays on the table
+rule-belota-mazzo_3 = Pack for three
+rule-belota-mazzo_3-32 = 32 cards
+rule-belota-mazzo_3-24 = 24 cards, no 7s or 8s
+rule-belota-contratto_3 = Contract for three
+rule-belota-contratto_3-each = beat each opponent
+rule-belota-contratto_3-both = beat both opponents together
 
 illegal-bid-not-allowed = You can't bid that now.
 illegal-bidding-not-over = The bidding is not over yet.
@@ -132,6 +156,7 @@ illegal-must-overtrump = You must beat the trump on the table.
 illegal-declarations-closed = Declarations come with your first card.
 illegal-already-declared = You already declared.
 illegal-nothing-to-declare = You have nothing to declare.
+illegal-exchange-not-allowed = Only the holder of the trump 7 may exchange it for the turned card, before his first card.
 
 ## Cirulla
 cirulla-turn-of-deal = Dealer: { $dealer } · round { $turn } of { $turns }

@@ -38,7 +38,7 @@ rules-summary-cirulla =
 
 rules-summary-belota =
     <b>Belòta</b> (the belote of Ventimiglia)
-    A 32-card French pack, 7 to ace (jack J, queen Q, king K); four players in pairs, partners sitting opposite.
+    A 32-card French pack, 7 to ace (jack J, queen Q, king K); four players in pairs, partners sitting opposite; or two or three, each for himself.
 
     • The dealer (u massé) gives 3 and then 2 cards each, starting on the right; the 21st card is turned up (zirà) and proposes the trump.
     • First round: accept the turned suit (mandà), bid sensa (no trumps) or pass. Second round: you may name another suit. If all pass twice, the cards are dealt again. Once trump is fixed, the others may still bid sensa (double score), and the opponents may answer a sensa with contru (triple score). Then the rest is served, up to 8 cards each.
@@ -46,6 +46,8 @@ rules-summary-belota =
     • Trumps: jack (valé) 20, nine (catòrze) 14, ace 11, ten (manéglia) 10, king 4, queen 3, 8 and 7 nothing. Other suits and sensa: ace 11, ten 10, king 4, queen 3, jack 2. Last trick 10; all the tricks (capot) 100.
     • Declarations, with your first card: térsa 20, çincànta 50, çéntu 100, carré 100 (nines 150, jacks 200), cuřù. Only the pair with the best declaration scores. The belòta (king and queen of trumps) is worth 20 and is never cancelled.
     • The pair that fixed the contract must score more than the opponents; a tie is <i>litigiu</i>: the points held back go to whoever wins the next hand. The first pair to reach the target wins.
+
+    • <b>For two or three</b> each for himself: 3 and 3 cards each, then the next card is turned; the taker gets it and 2 more, the others 3 more: 9 cards each. The pack’s last card is shown to all (la bergère). With no partner, a player who cannot follow suit must trump if he can. The best declaration counts only for its holder. With three the taker must beat each opponent; if he fails, his points go to the opponent who scored more.
 
 rules-briscola-raggi = <b>Raggi</b>: { $value ->
     [1] one, a single deal makes the match
@@ -124,9 +126,21 @@ rules-belota-target = <b>Target</b>: { $value } points
 rules-belota-curu-points = <b>Cuřù</b>: { $value } points
 rules-belota-dedans = <b>Failed contract</b>: { $value ->
     [on] all the points go to the opponents
-   *[off] each pair keeps its own points
+   *[off] each side (pair or player) keeps its own points
  }
 rules-belota-multiply-declarations = <b>Declarations in sensa and contru</b>: { $value ->
     [on] doubled or tripled like the cards
    *[off] at their normal value
+ }
+rules-belota-carta-girata = <b>Turned card, for two and three</b>: { $choice ->
+    [vtable] stays face up on the table, out of play, and everybody gets 3 more cards; before the first lead the holder of the trump 7 may exchange it for the turned card, if that is a trump
+   *[vtaker] the taker gets it, with 2 more cards
+ }
+rules-belota-mazzo-3 = <b>Pack for three</b>: { $value ->
+    [24] 24 cards, no 7s or 8s: dealt 3 and 2, the 16th card turned, 8 cards and 8 tricks each, no cuřù
+   *[other] 32 cards, 9 each
+ }
+rules-belota-contratto-3 = <b>Contract for three</b>: { $choice ->
+    [vboth] the contract player must score more than both opponents together
+   *[veach] the contract player must score more than each opponent
  }

@@ -70,6 +70,11 @@ belota-stage-first = Primo giro: si manda il seme girato, si manda sensa o si pa
 belota-stage-second = Secondo giro: si sceglie un altro atù, si manda sensa o si passa.
 belota-stage-overturn = Chi vuole può mandà sensa, ribaltando l'atù (punti doppi).
 belota-stage-contru = Gli avversari possono mandà contru (punti tripli).
+belota-stage-contru-one = L'avversario può mandà contru (punti tripli).
+belota-bergere = Ultima carta del mazzo, in vista (la bergère): { $card }
+belota-face-up = Carta girata, fuori gioco: { $card }
+belota-face-up-exchanged = Fuori gioco: { $card }, scambiato da { $player } con la carta girata
+belota-bid-exchange = Scambio { $seven } con { $card }
 belota-bids = Parole: { $bids }
 belota-said-pass = passa
 belota-said-take = manda { $suit }
@@ -85,6 +90,9 @@ belota-bid-declare = 📣 Accuso (l'acüsu)
 belota-contract-trump = Atù (l'atù): { $suit }, mandato da { $taker } ({ $team })
 belota-contract-sensa = Sensa, mandata da { $declarer } ({ $team }): punti doppi
 belota-contract-contru = Sensa di { $declarer } ({ $team }) con il contru: punti tripli
+belota-contract-trump-solo = Atù (l'atù): { $suit }, mandato da { $taker }
+belota-contract-sensa-solo = Sensa, mandata da { $declarer }: punti doppi
+belota-contract-contru-solo = Sensa di { $declarer } con il contru: punti tripli
 belota-declared = { $player } accusa: { $declarations }
 belota-declarations-count = Vale l'accuso di { $team }: { $points } punti
 belota-declarations-count-trump = Vale l'accuso d'atù di { $team } («l'è bon u mei»): { $points } punti
@@ -119,6 +127,13 @@ belota-result-failed = { $dedans ->
    *[other] Il contratto è andato dentro: ognuno segna i suoi punti.
 }
 belota-result-litigiu = Litigiu: pari! I difensori segnano i loro punti, quelli del contratto restano in sospeso.
+belota-result-made-solo = Il contratto di { $taker } è fatto: ognuno segna i suoi punti.
+belota-result-failed-solo = Il contratto di { $taker } è andato dentro: ognuno segna i suoi punti.
+belota-result-failed-to = Il contratto è andato dentro: i punti di { $taker } vanno { $count ->
+    [one] a { $to }
+   *[other] a metà a { $to }
+}.
+belota-result-litigiu-solo = Litigiu: pari! Gli altri segnano i loro punti, quelli di { $taker } restano in sospeso.
 belota-litigiu-won = { $team } vince il litigiu: +{ $points }
 belota-sheet-points = Si segna: { $points }
 
@@ -126,6 +141,15 @@ rule-belota-target = Punti per vincere
 rule-belota-curu_points = Punti del cuřù
 rule-belota-dedans = Contratto fallito: tutto agli avversari
 rule-belota-multiply_declarations = Sensa e contru moltiplicano gli accusi
+rule-belota-carta_girata = Carta girata
+rule-belota-carta_girata-taker = a chi manda
+rule-belota-carta_girata-table = resta in tavola
+rule-belota-mazzo_3 = Mazzo in tre
+rule-belota-mazzo_3-32 = 32 carte
+rule-belota-mazzo_3-24 = 24 carte, senza 7 e 8
+rule-belota-contratto_3 = Contratto in tre
+rule-belota-contratto_3-each = batte ciascun avversario
+rule-belota-contratto_3-both = batte i due avversari insieme
 
 illegal-bid-not-allowed = Questa parola non si può dire ora.
 illegal-bidding-not-over = Prima si finisce di parlare.
@@ -135,6 +159,7 @@ illegal-must-overtrump = Devi superare l'atù in tavola.
 illegal-declarations-closed = Gli accusi si fanno con la prima carta.
 illegal-already-declared = Hai già accusato.
 illegal-nothing-to-declare = Non hai niente da accusare.
+illegal-exchange-not-allowed = Lo scambio con la carta girata lo fa solo chi ha il 7 d'atù, alla prima carta.
 
 ## Cirulla
 cirulla-turn-of-deal = Mazziere: { $dealer } · turno { $turn } di { $turns }

@@ -38,7 +38,7 @@ rules-summary-cirulla =
 
 rules-summary-belota =
     <b>Belòta</b> (la belote di Ventimiglia)
-    Mazzo di 32 carte francesi, dal 7 all’asso (fante J, donna Q, re K); in 4, a coppie, con il compagno di fronte.
+    Mazzo di 32 carte francesi, dal 7 all’asso (fante J, donna Q, re K); in 4, a coppie, con il compagno di fronte; oppure in 2 o in 3, ognuno per sé.
 
     • Il mazziere (u massé) dà 3 e poi 2 carte a testa, cominciando da destra; la 21ª carta si gira (zirà) e propone l’atout.
     • Primo giro: si accetta il seme girato (mandà), si dichiara sensa (senza atout) o si passa. Secondo giro: si può nominare un altro seme. Se tutti passano due volte, si ridà. Fissato l’atout, gli altri possono ancora dire sensa (punti doppi), e alla sensa gli avversari possono rispondere contru (punti tripli). Poi si servono le altre carte, fino a 8 a testa.
@@ -46,6 +46,8 @@ rules-summary-belota =
     • Atout: fante (valé) 20, nove (catòrze) 14, asso 11, dieci (manéglia) 10, re 4, donna 3, 8 e 7 niente. Altri semi e sensa: asso 11, dieci 10, re 4, donna 3, fante 2. Ultima presa 10; tutte le prese (cappotto) 100.
     • Accusi, con la prima carta: térsa 20, çincànta 50, çéntu 100, carré 100 (di nove 150, di fanti 200), cuřù. Conta solo la coppia con l’accuso migliore. La belòta (re e donna d’atout) vale 20 e non si annulla mai.
     • La coppia che ha fissato il gioco deve fare più punti degli avversari; a parità è <i>litigiu</i>: i punti in sospeso vanno a chi vince la mano dopo. Vince la prima coppia che arriva al traguardo.
+
+    • <b>In due o in tre</b> ognuno per sé: 3 e 3 carte a testa, poi si gira la seguente; chi manda la prende con altre 2, gli altri ne ricevono 3: 9 carte a testa. L’ultima carta del mazzo si mostra a tutti (la bergère). Senza compagno, chi non risponde al seme deve giocare atout se ne ha. L’accuso migliore vale solo per chi lo ha. In tre chi manda deve superare ciascun avversario; se va dentro, i suoi punti vanno all’avversario che ne ha di più.
 
 rules-briscola-raggi = <b>Raggi</b>: { $value ->
     [1] uno, si gioca una partita sola
@@ -124,9 +126,21 @@ rules-belota-target = <b>Traguardo</b>: { $value } punti
 rules-belota-curu-points = <b>Cuřù</b>: { $value } punti
 rules-belota-dedans = <b>Gioco fallito</b>: { $value ->
     [on] tutti i punti vanno agli avversari
-   *[off] ogni coppia tiene i suoi punti
+   *[off] ognuno (coppia o giocatore) tiene i suoi punti
  }
 rules-belota-multiply-declarations = <b>Accusi in sensa e contru</b>: { $value ->
     [on] raddoppiati o triplicati come le carte
    *[off] al loro valore normale
+ }
+rules-belota-carta-girata = <b>Carta girata, in due e in tre</b>: { $choice ->
+    [vtable] resta scoperta in tavola, fuori gioco, e tutti ricevono 3 carte; prima della prima carta chi ha il 7 d’atout può scambiarlo con lei, se è d’atout
+   *[vtaker] la prende chi manda, con altre 2 carte
+ }
+rules-belota-mazzo-3 = <b>Mazzo in tre</b>: { $value ->
+    [24] 24 carte, senza 7 e 8: si dà 3 e 2, si gira la 16ª, 8 carte e 8 prese a testa, niente cuřù
+   *[other] 32 carte, 9 a testa
+ }
+rules-belota-contratto-3 = <b>Contratto in tre</b>: { $choice ->
+    [vboth] chi manda deve fare più punti dei due avversari insieme
+   *[veach] chi manda deve fare più punti di ciascun avversario
  }

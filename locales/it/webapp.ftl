@@ -12,6 +12,10 @@ webapp-last-trick = Ultima presa
 webapp-last-play = Ultima giocata
 webapp-trump = Briscola
 webapp-turned = Carta girata
+webapp-bergere = bergère
+webapp-bergere-title = Ultima carta del mazzo, in vista per tutti (la bergère)
+webapp-face-up = fuori gioco
+webapp-face-up-title = La carta girata, rimasta in tavola fuori gioco
 webapp-choose-capture = Cosa prendi?
 webapp-cancel = Annulla
 webapp-close = Chiudi
@@ -20,10 +24,27 @@ webapp-dealer = Mazziere
 webapp-cards = prese
 webapp-table-empty = Tavola vuota
 webapp-again = Un'altra!
-webapp-your-turn = 👉 Tocca a te
+webapp-your-turn = Tocca a te
 webapp-unauthorized = Apri il tavolo da Telegram: i dati di accesso mancano, sono falsi o scaduti.
-webapp-too-many = Troppi tavoli aperti su questa partita: chiudine qualcuno.
+webapp-too-many = Troppi tavoli aperti: chiudine qualcuno.
 webapp-local-player = Giocatore
+webapp-server-down = Il tavolo non risponde: il programma è fermo o la rete manca. Riprova tra poco.
+webapp-cannot-play = Questa carta non si può giocare ora.
+# Belòta's word for the trump suit
+webapp-atu = Atù
+webapp-no-trump = Senza atù
+webapp-result = Risultato
+webapp-confirm = Confermi:
+# What a bid means, under its button
+webapp-help-pass = non prendi
+webapp-help-take = il seme girato è atù
+webapp-help-trump = questo seme è atù
+webapp-help-sensa = senza atù, punti ×2
+webapp-help-contru = contro la sensa, punti ×3
+webapp-help-declare = i tuoi accusi, con la prima carta
+webapp-help-knock = dichiari la buona
+# A computer player's short name on the table (its level is said once, in the header)
+webapp-computer = Computer { $number }
 webapp-local-table = Tavolo locale
 # The button on the hand message and the link on the group's table that open the Mini App
 btn-webapp = 🎴 Tavolo

@@ -1,6 +1,6 @@
 """Briscola's computer players: the normal player's tactics, the hard player's deals and search.
 
-Deals are fixed with explicit decks (``rules/briscola.md``: hands are dealt one card at a time
+Deals are fixed with explicit decks (``docs/rules/briscola.md``: hands are dealt one card at a time
 from ``deck[0]``, starting with seat ``dealer+1``; ``deck[-1]`` is the briscola card).
 """
 

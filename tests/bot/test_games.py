@@ -7,15 +7,14 @@ import random
 
 import pytest
 
-import engine
-from bot.games import offered_kinds
+from bot.games import offered_kinds, player_counts
 from tests.bot.conftest import SecrecyWatch, t
 
 GAMES = [
     (kind, n)
     for kind in ("briscola", "cirulla", "belota")
     if kind in offered_kinds()
-    for n in engine.GAMES[kind].player_counts
+    for n in player_counts(kind)
 ]
 
 

@@ -189,7 +189,7 @@ async def play_whole_game(make_table, kind: str, players: int, lang: str) -> Tab
     return table
 
 
-WHOLE_GAMES = [("briscola", 2), ("cirulla", 2), ("belota", 4)]
+WHOLE_GAMES = [("briscola", 2), ("cirulla", 2), ("belota", 4), ("belota", 3), ("belota", 2)]
 
 # Words each game's messages use for its parts (its sources' terms), and words they must not.
 # Group messages (table, results) and the players' private hand messages, per language.

@@ -33,7 +33,7 @@ def test_belota_is_for_four_players_by_default():
     assert g.players == 4
     assert g.sides == [[0, 2], [1, 3]]
     with pytest.raises(engine.SetupError):
-        engine.new_game("belota", players=2, seed=1)
+        engine.new_game("belota", players=5, seed=1)
 
 
 def test_house_rules_have_the_rules_file_defaults():

@@ -1,4 +1,4 @@
-"""Briscola, rule by rule, as ``rules/briscola.md`` states it."""
+"""Briscola, rule by rule, as ``docs/rules/briscola.md`` states it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """Local mode in a real browser: whole games of each game against computer players, played
-by clicking the page's card and action buttons only (``data-card``, ``data-action``)."""
+by clicking the page's card and action buttons only (``data-card``, ``data-action``), the page
+checked at every state at phone and desktop sizes (everything needed in sight, nothing cut
+off), screenshots in ``build/screenshots``."""
 
 from __future__ import annotations
 
@@ -11,34 +13,117 @@ import pytest
 from bot.webapp.local import LOCAL_USER, LocalServer
 from tests.translator import TR
 from tests.webapp.conftest import PHONE, SCREENSHOTS
+from tests.webapp.fit import faults
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-# What the page shows when the player has something to do, or the game is over.
-READY = "#app[data-over], .hand.my-turn, .actions button[data-action]"
+# What the page shows when the player has something to do, a result, or the game is over.
+READY = "#app[data-over], .hand.my-turn, .actions button[data-action], .result"
+# The engine's reasons for a card that cannot be played, in the page's language.
+REASONS = {TR.get("it", m) for m in TR.message_ids("it") if m.startswith("illegal-")}
 
 
-async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) -> int:
-    """Click legal cards and actions until the page says the game is over; the clicks. The
-    table is saved at 390x844 (``shot``) a few clicks into the game."""
+class Shots:
+    """Where the screenshots of a game go: each state's name once at each size."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.taken: set[str] = set()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def at(self, what: str | None):
+        """The path maker for a state (None: no screenshot)."""
+        if what is None or what in self.taken:
+            return None
+        self.taken.add(what)
+        return lambda size: SCREENSHOTS / f"{self.kind}-{what}-{size['width']}x{size['height']}.png"
+
+
+# Words that the page no longer shows: the local player's stored name (the page says "Tu"),
+# and a computer player's level after each name (it is said once, in the header).
+LONG_NAMES = (
+    f"<b>{TR.get('it', 'webapp-local-player')}</b>",
+    *(f"({TR.get('it', f'computer-level-{level}')})" for level in ("easy", "normal", "hard")),
+)
+
+
+async def check_fit(page, shot) -> None:
+    """Everything the player needs is in sight at every size (``tests/webapp/fit.py``), and
+    the player is "Tu" and the computers have short names."""
+    found = await faults(page, shot)
+    assert not found, found
+    html = await page.inner_html("#app")
+    assert not [words for words in LONG_NAMES if words in html]
+
+
+async def close_result(page, shots: Shots, over: bool) -> None:
+    """A result shows its outcome and buttons at every size; closing it shows the table."""
+    first = not shots.taken & {"result", "over"}
+    await check_fit(page, shots.at("over" if over else "result"))
+    if first and not over:  # Telegram's Back button closes it too
+        await page.evaluate("Telegram.WebView.receiveEvent('back_button_pressed')")
+    else:
+        await page.click("#close-result")
+    await page.wait_for_selector(".result", state="detached", timeout=5_000)
+    assert await page.locator(".felt").is_visible()
+
+
+async def tap_a_refused_card(page) -> bool:
+    """A card the player cannot play, tapped: the page says why in the game's words, and
+    nothing is played. False when no card is refused now."""
+    refused = page.locator(".hand.my-turn button[data-card][aria-disabled]")
+    if not await refused.count():
+        return False
+    move = await page.get_attribute("#app", "data-move")
+    await tap_card(
+        refused.first, force=True
+    )  # aria-disabled: Playwright would wait  # aria-disabled: Playwright would wait for it
+    said = await page.text_content("#toast")
+    assert said in REASONS, said
+    assert await page.get_attribute("#app", "data-move") == move
+    return True
+
+
+async def tap_card(card, force: bool = False) -> None:
+    """A tap on a card of the hand where a finger would: the fan covers each card's middle with
+    the next, so on the part left in sight, near its index."""
+    box = await card.bounding_box()
+    await card.click(position={"x": box["width"] * 0.3, "y": box["height"] * 0.35}, force=force)
+
+
+async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 1500) -> int:
+    """Click legal cards and actions until the page says the game is over; the clicks. At
+    every state the page is checked at phone and desktop sizes, and a few are saved."""
+    told_why = False
     for clicks in range(limit):
         await page.wait_for_selector(READY, timeout=15_000)
+        if await page.locator(".result").count():
+            over = bool(await page.locator("#app[data-over]").count())
+            await close_result(page, shots, over)
+            if over:
+                return clicks
+            continue
         if await page.locator("#app[data-over]").count():
             return clicks
-        if clicks == 5:
-            await page.wait_for_timeout(300)  # the card just played has landed
-            await page.screenshot(path=shot)
+        await check_fit(page, shots.at({0: "start", 6: "play"}.get(clicks)))
+        if not told_why:
+            told_why = await tap_a_refused_card(page)
         move = await page.get_attribute("#app", "data-move")
+        contru = page.locator('.actions button[data-action="contru"]:not([data-confirmed])')
+        if await contru.count():  # tripling the stakes asks a second tap
+            await contru.click()
+            assert await page.locator(".act.confirm").count() == 1
+            assert await page.get_attribute("#app", "data-move") == move
         actions = page.locator(".actions button[data-action]")
-        cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+        cards = page.locator(".hand.my-turn button[data-card]:not([aria-disabled])")
         n_actions, n_cards = await actions.count(), await cards.count()
-        # Disabled cards are the illegal ones: the page never offers them.
+        # Dimmed cards are the illegal ones: the page never plays them.
         assert n_actions + n_cards, "nothing to press on the player's turn"
         pick = rng.randrange(n_actions + n_cards)
         if pick < n_actions:
             await actions.nth(pick).click()
         else:
-            await cards.nth(pick - n_actions).click()
+            await tap_card(cards.nth(pick - n_actions))
             choices = page.locator(".actions button.capture")
             if await choices.count():  # a Cirulla card with several captures: pick one
                 await choices.nth(rng.randrange(await choices.count())).click()
@@ -52,13 +137,18 @@ async def play_by_clicking(page, rng: random.Random, shot, limit: int = 1500) ->
     ("kind", "players", "rules", "level"),
     [
         ("briscola", 2, {}, "normal"),
+        ("briscola", 3, {}, "easy"),
         ("cirulla", 2, {}, "easy"),
         ("belota", 4, {"target": 500}, "easy"),
+        ("belota", 3, {"target": 500}, "easy"),
+        ("belota", 2, {"target": 500, "carta_girata": "table"}, "easy"),
     ],
 )
 async def test_whole_game_by_clicking(browser, local, kind, players, rules, level):
     """A whole game in local mode, clicked through to its end; the stored game is over, with
-    the player's moves committed through the same path as the buttons."""
+    the player's moves committed through the same path as the buttons. At every state, at
+    320x568, 390x844 and 1280x800: no hand card or enabled button out of sight, no sideways
+    scroll, no emoji, a result's outcome and buttons in sight; a refused card says why."""
     context = await browser.new_context(viewport=PHONE)
     page = await context.new_page()
     errors: list[str] = []
@@ -68,10 +158,10 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     game_id = await local.local.start(kind, players, level, seed=7, rules=rules)
     await page.goto(local.url)
     await page.wait_for_selector(READY)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-start.png")
-    clicks = await play_by_clicking(page, random.Random(kind), SCREENSHOTS / f"local-{kind}.png")
-    await page.screenshot(path=SCREENSHOTS / f"local-{kind}-over.png")
+    clicks = await play_by_clicking(page, random.Random(kind), Shots(f"{kind}{players}"))
+    # Closed at the game's end, the result leaves the final table and the way to go on.
+    assert await page.locator("#again").is_visible()
+    assert await page.locator("#open-result").is_visible()
     row = await local.svc.storage.get_game(game_id)
     assert row.status == "over" and row.winners is not None
     assert row.seat_of(LOCAL_USER) == 0

@@ -61,8 +61,9 @@ async def test_buttons_open_the_mini_app(mini):
 
 
 async def test_who_sees_and_plays(mini):
-    """Bad or expired data gets 401, a stranger 403, a player their own cards only; a play
-    goes through the buttons' path: by the seat to act, at that move number, once."""
+    """Bad or expired data gets 401, a stranger the 404 of a game that does not exist, a
+    player their own cards only; a play goes through the buttons' path: by the seat to act, at
+    that move number, once."""
     table = await briscola_for_two(mini)
     fake = mini.fake
     stranger = fake.add_user("Zed", username="zed", language_code="en")
@@ -85,7 +86,7 @@ async def test_who_sees_and_plays(mini):
         assert (
             await state(init_for(fake, seat_user[acting], age=2 * 24 * 3600))
         ).status_code == 401
-        assert (await state(init_for(fake, stranger))).status_code == 403
+        assert (await state(init_for(fake, stranger))).status_code == 404
         mine = (await state(good)).json()
         assert mine["view"]["hand"] == live.game.view(acting)["hand"]
         # Nothing in the player's state shows a card of the other hand.
@@ -99,7 +100,7 @@ async def test_who_sees_and_plays(mini):
         other = live.game.view(waiting)["hand"][0]
         # Refused, and nothing changes: forged data, a stranger, the wrong seat, an illegal code.
         assert (await play(forged, move, card)).status_code == 401
-        assert (await play(init_for(fake, stranger), move, card)).status_code == 403
+        assert (await play(init_for(fake, stranger), move, card)).status_code == 404
         assert (await play(init_for(fake, seat_user[waiting]), move, other)).status_code == 409
         assert (await play(good, move, "ZZ")).status_code == 409
         assert (
@@ -138,9 +139,9 @@ async def test_live_stream_follows_the_buttons(mini):
     table = await briscola_for_two(mini)
     live = await mini.svc.games.get(table.game_id)
     waiting = 1 - live.game.current_seat
-    init = quote(init_for(mini.fake, table.users[waiting]))
-    url = f"api/events?game={table.game_id}&move={live.game.move_number}&init={init}"
-    async with httpx.AsyncClient(base_url=mini.url, timeout=10) as http:
+    init = {"X-Init-Data": init_for(mini.fake, table.users[waiting])}
+    url = f"api/events?game={table.game_id}&move={live.game.move_number}"
+    async with httpx.AsyncClient(base_url=mini.url, timeout=10, headers=init) as http:
         async with http.stream("GET", url) as stream:
             assert stream.status_code == 200
             lines = stream.aiter_lines()
@@ -150,13 +151,15 @@ async def test_live_stream_follows_the_buttons(mini):
             assert pushed["seat"] == waiting
             assert pushed["view"]["trick"][0]["card"] == data.split(":")[-1]
         # Reconnecting from move 0: the state at once, without waiting for another action.
-        old = f"api/events?game={table.game_id}&move=0&init={init}"
+        old = f"api/events?game={table.game_id}&move=0"
         async with http.stream("GET", old) as stream:
             caught_up = await asyncio.wait_for(read_event(stream.aiter_lines()), 10)
             assert caught_up["move"] == 1
-        stranger = quote(init_for(mini.fake, mini.fake.add_user("Zed", username="zed")))
-        refused = await http.get(f"api/events?game={table.game_id}&init={stranger}")
-        assert refused.status_code == 403
+        stranger = init_for(mini.fake, mini.fake.add_user("Zed", username="zed"))
+        refused = await http.get(
+            f"api/events?game={table.game_id}", headers={"X-Init-Data": stranger}
+        )
+        assert refused.status_code == 404
 
 
 THEMES = [
@@ -212,7 +215,7 @@ async def test_two_players_in_two_browsers(browser, mini):
         while not live.game.is_over:
             seat = live.game.current_seat
             page = pages[seat]
-            cards = page.locator(".hand.my-turn button[data-card]:not([disabled])")
+            cards = page.locator(".hand.my-turn button[data-card]:not([aria-disabled])")
             await cards.first.wait_for(timeout=10_000)
             before = live.game.move_number
             await cards.nth(rng.randrange(await cards.count())).click()
@@ -257,7 +260,7 @@ async def test_a_player_at_the_page_gets_no_private_messages(mini):
     """While a seat's page is open (its stream) and in front, that seat gets no ping and no
     edit of its private hand: the page shows the turn. When the page says it went to the
     background, the hand is brought up to date once, with an edit (no second ping for the
-    turn); pings resume on the next turn. Bad presence reports get a 400 or 403 and change
+    turn); pings resume on the next turn. Bad presence reports get a 400 or 404 and change
     nothing."""
     table = await briscola_for_two(mini)
     fake = mini.fake
@@ -270,8 +273,8 @@ async def test_a_player_at_the_page_gets_no_private_messages(mini):
         return [m for m, p in fake.calls if p.get("chat_id") == user["id"]]
 
     async with httpx.AsyncClient(base_url=mini.url, timeout=10) as http:
-        url = f"api/events?game={table.game_id}&move={live.game.move_number}&init={quote(init)}"
-        async with http.stream("GET", url) as stream:
+        url = f"api/events?game={table.game_id}&move={live.game.move_number}"
+        async with http.stream("GET", url, headers={"X-Init-Data": init}) as stream:
             assert stream.status_code == 200
             lines = stream.aiter_lines()
             assert mini.svc.presence.at_page(table.game_id, user["id"])
@@ -288,7 +291,7 @@ async def test_a_player_at_the_page_gets_no_private_messages(mini):
             stranger = init_for(fake, fake.add_user("Zed", username="zed"))
             assert await presence({"game": table.game_id, "visible": "no"}) == 400
             assert await presence({"game": "x", "visible": False}) == 400
-            assert await presence({"game": table.game_id, "visible": False}, stranger) == 403
+            assert await presence({"game": table.game_id, "visible": False}, stranger) == 404
             assert mini.svc.presence.at_page(table.game_id, user["id"])
 
             assert await presence({"game": table.game_id, "visible": False}) == 200

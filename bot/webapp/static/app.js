@@ -14,7 +14,7 @@ const initData =
 
 let session = null; // user, language, texts, games
 let state = null; // the seat's state being drawn
-let stream = null; // the live EventSource
+let stream = null; // the live stream ({close})
 let choosing = null; // the card whose capture choices are shown (Cirulla)
 let dismissed = -1; // move number of the deal result the player closed
 let busy = false; // a play is on its way
@@ -68,13 +68,74 @@ function applyTheme() {
 // Telegram.WebApp receives them and fires themeChanged.
 function receiveEvent(type, data) {
   if (type === "theme_changed" && data) setTheme(data.theme_params);
-  if (type === "visibility_changed" && data) reportPresence(data.is_visible !== false);
+  else if (type === "back_button_pressed") goBack();
+  else if (type === "visibility_changed" && data) reportPresence(data.is_visible !== false);
+  else if (type === "safe_area_changed") setInsets("safe-area", data);
+  else if (type === "content_safe_area_changed") setInsets("content-safe-area", data);
+}
+
+// Fullscreen: Telegram says where its own controls and the phone's notch are; the page keeps
+// its content out of them (--tg-safe-area-inset-*, as Telegram's own script names them).
+function setInsets(kind, data) {
+  if (!data || typeof data !== "object") return;
+  const root = document.documentElement.style;
+  for (const side of ["top", "bottom", "left", "right"]) {
+    const value = Number(data[side]);
+    if (Number.isFinite(value) && value >= 0) root.setProperty(`--tg-${kind}-inset-${side}`, `${value}px`);
+  }
+}
+
+// Telegram's own script, when a client injects it, does the same through its methods.
+function webApp() {
+  const tg = window.Telegram;
+  return tg && tg.WebApp && typeof tg.WebApp.ready === "function" ? tg.WebApp : null;
+}
+
+// A tap felt in the hand: "impact" (a card played), "notification" (your turn, a trick won).
+function haptic(kind, style) {
+  const wa = webApp();
+  try {
+    if (wa && wa.HapticFeedback) {
+      if (kind === "impact") wa.HapticFeedback.impactOccurred(style);
+      else wa.HapticFeedback.notificationOccurred(style);
+      return;
+    }
+  } catch (e) {
+    /* an old client: the event below */
+  }
+  const data = kind === "impact" ? { type: "impact", impact_style: style } : { type: "notification", notification_type: style };
+  postEvent("web_app_trigger_haptic_feedback", data);
+}
+
+// Telegram's Back button is shown while there is something to go back from (the result panel,
+// a capture being chosen); closing the app mid-game asks first.
+let backShown = false;
+let confirmClose = false;
+function telegramControls(st) {
+  const back = Boolean(choosing || (st && resultOpen(st)));
+  if (back !== backShown) {
+    backShown = back;
+    postEvent("web_app_setup_back_button", { is_visible: back });
+  }
+  const confirm = Boolean(st && !st.over && st.seat !== null);
+  if (confirm !== confirmClose) {
+    confirmClose = confirm;
+    postEvent("web_app_setup_closing_behavior", { need_confirmation: confirm });
+  }
+}
+
+function goBack() {
+  if (choosing) {
+    choosing = null;
+    if (state) show(state);
+  } else if (state && resultOpen(state)) closeResult();
 }
 
 function followTheme() {
   const tg = (window.Telegram = window.Telegram || {});
   if (tg.WebApp && typeof tg.WebApp.onEvent === "function") {
     tg.WebApp.onEvent("themeChanged", () => setTheme(tg.WebApp.themeParams));
+    tg.WebApp.onEvent("backButtonClicked", goBack);
     setTheme(tg.WebApp.themeParams);
     return;
   }
@@ -107,7 +168,12 @@ async function api(path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (e) {
+    throw new Error(T("webapp-server-down")); // the browser's own words ("Failed to fetch") are not the page's
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = new Error(data.error || response.statusText);
@@ -124,20 +190,65 @@ function toast(text) {
   toast.timer = setTimeout(() => toastBox.classList.remove("show"), 2600);
 }
 
+// The live stream: server-sent events read through fetch, so that the signed data goes in a
+// header (an EventSource cannot send one, and an address ends up in proxies' logs). A refused
+// or broken stream is tried again with back-off; a game that ended ends its stream.
+const STREAM_RETRY = { first: 1000, max: 30000 };
+
 function listen(gameId) {
   if (stream) stream.close();
-  const init = initData ? `&init=${encodeURIComponent(initData)}` : "";
-  const move = state ? state.move : "";
-  stream = new EventSource(`api/events?game=${gameId}&move=${move}${init}`);
-  stream.onmessage = (event) => {
-    newer(JSON.parse(event.data));
-    document.body.classList.remove("offline");
-  };
-  stream.onopen = () => document.body.classList.remove("offline");
-  stream.onerror = () => {
+  const aborted = new AbortController();
+  let closed = false;
+  stream = { close: () => ((closed = true), aborted.abort()) };
+  const offline = () => {
     if (!document.body.classList.contains("offline")) toast(T("webapp-offline"));
     document.body.classList.add("offline");
   };
+  (async () => {
+    let wait = STREAM_RETRY.first;
+    while (!closed) {
+      try {
+        const move = state && String(state.game) === String(gameId) ? state.move : "";
+        const response = await fetch(`api/events?game=${gameId}&move=${move}`, {
+          headers: { "X-Init-Data": initData },
+          signal: aborted.signal,
+          cache: "no-store",
+        });
+        if (response.ok) {
+          document.body.classList.remove("offline");
+          wait = STREAM_RETRY.first;
+          await readEvents(response.body);
+          if (state && state.over) return;
+        } else if (response.status !== 429 && response.status < 500) {
+          return; // refused for good (signed data, game): asking again would not help
+        }
+      } catch (e) {
+        /* the connection broke: try again */
+      }
+      if (closed) return;
+      offline();
+      await new Promise((done) => setTimeout(done, wait * (1 + Math.random() / 2)));
+      wait = Math.min(wait * 2, STREAM_RETRY.max);
+    }
+  })();
+}
+
+// Server-sent events: blocks split by a blank line, the state in their "data:" lines.
+async function readEvents(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end).split("\n");
+      buffer = buffer.slice(end + 2);
+      const data = block.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6));
+      if (data.length) newer(JSON.parse(data.join("\n")));
+    }
+  }
 }
 
 // The stream and the answer to a play race each other: an older state never replaces a newer.
@@ -187,10 +298,7 @@ function watchPresence() {
 function turnFeedback(before, next) {
   const mine = (st) => st && st.legal && st.legal.length > 0;
   if (mine(next) && !(before && before.game === next.game && mine(before)))
-    postEvent("web_app_trigger_haptic_feedback", {
-      type: "notification",
-      notification_type: "success",
-    });
+    haptic("notification", "success");
 }
 
 async function send(action) {
@@ -199,6 +307,7 @@ async function send(action) {
   choosing = null;
   dismissed = state.result ? state.result.move : dismissed;
   document.body.classList.add("busy");
+  if (action.length === 2 || action[2] === ":") haptic("impact", "light");
   try {
     newer(await api("api/play", { game: state.game, move: state.move, action }));
   } catch (error) {
@@ -241,7 +350,7 @@ function cardLabel(code, st) {
 }
 
 function card(code, st, extra) {
-  return `<span class="card ${extra || ""}" title="${esc(cardLabel(code, st))}">${cardFace(code, st)}</span>`;
+  return `<span class="card ${extra || ""}" data-code="${code}" title="${esc(cardLabel(code, st))}">${cardFace(code, st)}</span>`;
 }
 
 function backs(count) {
@@ -250,15 +359,61 @@ function backs(count) {
   return `<span class="backs" aria-label="${count}">${html}</span>`;
 }
 
+// -- the game's words ----------------------------------------------------------------------------
+// The server's lines carry suits and marks as emoji; a phone without a colour emoji font draws
+// empty boxes, so the ones that mean something are drawn here (the page's own symbols) and the
+// ones that only decorate are left out.
+const MARKS = {
+  "🏆": "#iH", "🪙": "#iD", "🪵": "#iC", "🗡": "#iS",
+  "♥": "#fH", "♦": "#fD", "♣": "#fC", "♠": "#fS",
+  "🧹": "#mScopa", "💎": "#fD", "✊": "#mKnock",
+};
+const PICTOGRAPH = /\p{Extended_Pictographic}\uFE0F?\s?/gu;
+
+function glyphs(html) {
+  return html
+    .replace(/(🏆|🪙|🪵|🗡|♥|♦|♣|♠|🧹|💎|✊)\uFE0F?/gu, (m, e) => `<svg class="sym" aria-hidden="true"><use href="${MARKS[e]}"/></svg>`)
+    .replace(PICTOGRAPH, "")
+    .trim();
+}
+
+function pyEscape(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+// The server writes the player by name for everyone; this page's player reads "Tu"/"You".
+function words(html, st) {
+  let out = glyphs(html);
+  if (st && st.seat !== null && st.names[st.seat]) {
+    out = out.split(`<b>${pyEscape(st.names[st.seat])}</b>`).join(`<b>${esc(T("webapp-you"))}</b>`);
+  }
+  return out;
+}
+
+function nameOf(seat, st) {
+  return seat === st.seat ? T("webapp-you") : st.names[seat] || "—";
+}
+
 // -- the table -----------------------------------------------------------------------------------
-// Where each seat sits, seen from the player (at the bottom); play goes to the right.
-function place(seat, st) {
+// Where each seat sits, seen from the player (at the bottom), computed from the number of
+// players: seats around an ellipse, play going to the right. Any table from 2 to 6 fits.
+function spot(rel, players) {
+  const angle = (2 * Math.PI * rel) / players;
+  return { x: Math.sin(angle), y: Math.cos(angle) };
+}
+
+// The places go to the style through the script: the page's security policy refuses style
+// attributes written in its markup, not properties set on an element.
+function placeIn(root) {
+  for (const el of root.querySelectorAll("[data-sx]")) {
+    el.style.setProperty("--sx", el.dataset.sx);
+    el.style.setProperty("--sy", el.dataset.sy);
+  }
+}
+
+function relative(seat, st) {
   const me = st.seat === null ? 0 : st.seat;
-  const rel = (seat - me + st.players) % st.players;
-  if (rel === 0) return "bottom";
-  if (st.players === 2) return "top";
-  if (st.players === 3) return rel === 1 ? "right" : "left";
-  return ["bottom", "right", "top", "left"][rel];
+  return (seat - me + st.players) % st.players;
 }
 
 function cardsOf(code) {
@@ -272,39 +427,112 @@ function seatTag(seat, st) {
   if (v.current_seat === seat && !st.over) classes.push("acting");
   if (st.players === 4) classes.push(`team${seat % 2}`);
   const me = seat === st.seat;
-  const name = me ? T("webapp-you") : st.names[seat] || "—";
-  const dealer = v.dealer === seat ? `<b class="chip" title="${esc(T("webapp-dealer"))}">D</b>` : "";
+  const dealer = v.dealer === seat ? `<b class="chip">${esc(T("webapp-dealer"))}</b>` : "";
   let extra = "";
   if (st.kind === "cirulla" && v.captured) {
     const side = st.players === 4 ? seat % 2 : seat;
     const scope = v.marks && v.marks.scope ? v.marks.scope[side] : 0;
-    extra = `<small>${esc(T("webapp-cards"))} ${v.captured[side].length}${scope ? ` · ${"🧹".repeat(Math.min(scope, 5))}` : ""}</small>`;
+    const brooms = scope ? ` · <svg class="sym" aria-hidden="true"><use href="#mScopa"/></svg>×${scope}` : "";
+    extra = `<small>${esc(T("webapp-cards"))} ${v.captured[side].length}${brooms}</small>`;
   }
+  // Each for himself (Belòta for two and three): every seat shows its match score.
+  if (st.kind === "belota" && st.players !== 4 && v.scores) extra = `<small class="pts">${v.scores[seat]}</small>`;
   const hidden = me ? "" : backs(sizes[seat] || 0);
-  return `<div class="${classes.join(" ")}"><span class="name">${esc(name)}</span>${dealer}${extra}${hidden}</div>`;
+  return `<div class="${classes.join(" ")}" data-seat="${seat}"><span class="name">${esc(nameOf(seat, st))}</span>${dealer}${extra}${hidden}</div>`;
 }
 
-// A trick just won stays on the felt a moment before it goes to the "last trick" line.
-const HOLD_TRICK_MS = 1200;
-let heldTrick = "";
-let holdUntil = 0;
+// A trick just won stays on the felt a moment (the next trick's cards wait), then flies to its
+// winner. Only a trick seen being won is held: not the last one of a page just opened.
+const HOLD_TRICK_MS = 900;
+let heldKey = "";
+let held = null; // {game, cards: {seat: card}, winner}
 
-function trickCards(st) {
+function trickCards(st, before) {
   const v = st.view;
+  const last = v.last_trick;
+  if (last) {
+    const key = `${st.game}:${v.deal}:${last.leader}:${last.cards.join()}`;
+    if (key !== heldKey) {
+      heldKey = key;
+      if (before && before.game === st.game) holdTrick(last, st);
+    }
+  }
+  if (held && held.game === st.game) return held.cards;
   const played = {};
   for (const t of v.trick || []) played[t.seat] = t.card;
-  const last = v.last_trick;
-  if (last && v.trick && !v.trick.length) {
-    const key = `${st.game}:${v.deal}:${(v.played || []).length}`;
-    if (key !== heldTrick) {
-      heldTrick = key;
-      holdUntil = Date.now() + HOLD_TRICK_MS;
-      setTimeout(() => state === st && show(st), HOLD_TRICK_MS + 20);
-    }
-    if (Date.now() < holdUntil)
-      last.cards.forEach((c, i) => (played[(last.leader + i) % st.players] = c));
-  }
   return played;
+}
+
+function holdTrick(last, st) {
+  const cards = {};
+  last.cards.forEach((c, i) => (cards[(last.leader + i) % st.players] = c));
+  const mine = (held = { game: st.game, cards, winner: last.seat });
+  if (last.seat === st.seat) haptic("notification", "success");
+  setTimeout(() => {
+    if (held !== mine) return;
+    flyTo(frame && frame.parts.trick, mine.winner, st);
+    setTimeout(() => {
+      if (held !== mine) return;
+      held = null;
+      if (state) show(state);
+    }, reducedMotion() ? 0 : FLY_MS);
+  }, HOLD_TRICK_MS);
+}
+
+function trickPart(st, played) {
+  let html = "";
+  for (let seat = 0; seat < st.players; seat++) {
+    if (!played[seat]) continue;
+    const p = spot(relative(seat, st), st.players);
+    html += `<span class="slot" data-sx="${p.x.toFixed(3)}" data-sy="${p.y.toFixed(3)}">${card(played[seat], st, "played")}</span>`;
+  }
+  return html;
+}
+
+// Cards that leave the felt fly to the seat that took them (Web Animations; none when the
+// player asks for reduced motion).
+const FLY_MS = 380;
+function reducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function flyTo(part, seat, st, only) {
+  if (!part || reducedMotion() || !frame) return;
+  const target = frame.root.querySelector(`.tag[data-seat="${seat}"]`) || frame.parts.hand;
+  if (!target) return;
+  const to = target.getBoundingClientRect();
+  for (const el of part.querySelectorAll(".card")) {
+    if (only && !only.has(el.dataset.code)) continue;
+    const from = el.getBoundingClientRect();
+    const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+    const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+    el.animate(
+      [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.35)`, opacity: 0.2 }],
+      { duration: FLY_MS, easing: "ease-in", fill: "forwards" },
+    );
+  }
+}
+
+// Cirulla: the cards a play captured fly from the table to the capturer before they go.
+let flownPlay = "";
+function captureFlight(st) {
+  const p = st.kind === "cirulla" && st.view.last_play;
+  if (!p || !p.captured.length || !frame) return;
+  const key = `${st.game}:${st.move}`;
+  if (key === flownPlay) return;
+  flownPlay = key;
+  const taken = new Set([...p.captured, p.card]);
+  // The table is drawn without them: draw them once more where they were, and let them fly.
+  const ghost = document.createElement("div");
+  ghost.className = "pile ghost";
+  ghost.innerHTML = [p.card, ...p.captured].map((c) => card(c, st, "small")).join("");
+  frame.parts.centre.appendChild(ghost);
+  flyTo(ghost, p.seat, st, taken);
+  setTimeout(() => ghost.remove(), reducedMotion() ? 0 : FLY_MS + 20);
+}
+
+function caption(text) {
+  return `<small class="caption">${esc(text)}</small>`;
 }
 
 function centre(st) {
@@ -313,22 +541,37 @@ function centre(st) {
     const table = v.table.length
       ? v.table.map((c) => card(c, st, "small")).join("")
       : `<span class="empty">${esc(T("webapp-table-empty"))}</span>`;
-    return `<div class="pile">${table}</div>`;
+    return `<div class="pile${v.table.length > 6 ? " many" : ""}">${table}</div>`;
   }
   let side = "";
   if (st.kind === "briscola") {
     const trump = v.briscola_card
-      ? card(v.briscola_card, st, "small trump")
+      ? card(v.briscola_card, st, "small")
       : `<span class="suit big"><svg viewBox="0 0 100 100"><use href="#i${v.trump}"/></svg></span>`;
-    side = `<div class="deck" title="${esc(T("webapp-trump"))}">${trump}${v.stock ? `<span class="stock" title="${esc(T("webapp-stock"))}"><span class="back"></span><b>${v.stock}</b></span>` : ""}</div>`;
+    const stock = v.stock ? `<span class="stock"><span class="back"></span><b>${v.stock}</b></span>` : "";
+    side = `<div class="deck"><div class="stack">${trump}${stock}</div>${caption(T("webapp-trump"))}</div>`;
   } else if (st.kind === "belota") {
     if (v.phase === "bidding") {
-      side = `<div class="deck" title="${esc(T("webapp-turned"))}">${card(v.turned, st, "small")}</div>`;
+      side = `<div class="deck">${card(v.turned, st, "small")}${caption(T("webapp-turned"))}</div>`;
     } else if (v.contract && v.contract.trump) {
-      side = `<div class="deck" title="${esc(T("webapp-trump"))}"><span class="suit big"><svg viewBox="0 0 100 100"><use href="#f${v.contract.trump}"/></svg></span></div>`;
+      side = `<div class="deck"><span class="suit big"><svg viewBox="0 0 100 100"><use href="#f${v.contract.trump}"/></svg></span>${caption(T("webapp-atu"))}</div>`;
+    } else if (v.contract) {
+      side = `<div class="deck">${caption(T("webapp-no-trump"))}</div>`;
     }
+    side += shownCards(st);
   }
   return side;
+}
+
+// Cards face up out of play (Belòta for two and three: the bergère, the turned card left on
+// the table), each with its caption, as the server lists them.
+function shownCards(st) {
+  const shown = st.shown || [];
+  if (!shown.length) return "";
+  const cards = shown
+    .map((s) => `<figure class="shown" title="${esc(s.title)}">${card(s.card, st, "small")}<figcaption>${words(esc(s.caption), st)}</figcaption></figure>`)
+    .join("");
+  return `<div class="out-of-play">${cards}</div>`;
 }
 
 function lastLine(st) {
@@ -339,11 +582,11 @@ function lastLine(st) {
     const taken = p.captured.length
       ? ` → ${p.captured.map((c) => card(c, st, "mini")).join("")}`
       : "";
-    return `<div class="last"><span>${esc(T("webapp-last-play"))}: <b>${esc(st.names[p.seat])}</b></span>${card(p.card, st, "mini")}${taken}</div>`;
+    return `<div class="last"><span>${esc(T("webapp-last-play"))}: <b>${esc(nameOf(p.seat, st))}</b></span>${card(p.card, st, "mini")}${taken}</div>`;
   }
   const t = v.last_trick;
   if (!t) return "";
-  return `<div class="last"><span>${esc(T("webapp-last-trick"))}: <b>${esc(st.names[t.seat])}</b> +${t.points}</span>${t.cards.map((c) => card(c, st, "mini")).join("")}</div>`;
+  return `<div class="last"><span>${esc(T("webapp-last-trick"))}: <b>${esc(nameOf(t.seat, st))}</b> +${t.points}</span>${t.cards.map((c) => card(c, st, "mini")).join("")}</div>`;
 }
 
 function legalCards(st) {
@@ -352,14 +595,29 @@ function legalCards(st) {
   return cards;
 }
 
+// What a bid means, said on its button (a touch screen has no tooltips).
+function bidHelp(code) {
+  const key = code.startsWith("trump:") ? "trump" : code;
+  const text = ["pass", "take", "trump", "sensa", "contru", "declare", "knock"].includes(key)
+    ? T(`webapp-help-${key}`)
+    : "";
+  return text ? `<small>${esc(text)}</small>` : "";
+}
+
+let confirming = null; // an action that asks a second tap (contru)
+const CONFIRMED = new Set(["contru"]);
+
 function actionButtons(st) {
   const others = st.legal.filter((code) => code.length !== 2 && code[2] !== ":");
   let html = others
-    .map(
-      (code) =>
-        `<button type="button" class="act" data-action="${esc(code)}">${esc(st.labels[code] || code)}</button>`,
-    )
+    .map((code) => {
+      const label = words(esc(st.labels[code] || code), st);
+      if (confirming === code)
+        return `<button type="button" class="act confirm" data-action="${esc(code)}" data-confirmed="1">${esc(T("webapp-confirm"))} ${label}<small>${esc(T(`webapp-help-${code}`))}</small></button>`;
+      return `<button type="button" class="act" data-action="${esc(code)}">${label}${bidHelp(code)}</button>`;
+    })
     .join("");
+  if (confirming) html += `<button type="button" class="act quiet" id="cancel-confirm">${esc(T("webapp-cancel"))}</button>`;
   if (choosing) {
     const options = st.legal.filter((code) => code.startsWith(`${choosing}:`) || code === choosing);
     html =
@@ -372,6 +630,10 @@ function actionButtons(st) {
         })
         .join("") +
       `<button type="button" class="act quiet" id="cancel-choice">${esc(T("webapp-cancel"))}</button>`;
+  }
+  if (st.over && !resultOpen(st)) {
+    if (st.result) html += `<button type="button" class="act quiet" id="open-result">${esc(T("webapp-result"))}</button>`;
+    if (session.local) html += `<button type="button" class="act" id="again">${esc(T("webapp-again"))}</button>`;
   }
   return html ? `<div class="actions">${html}</div>` : "";
 }
@@ -388,12 +650,12 @@ function drawHand(part, st) {
   }
   const cards = st.view.hand || [];
   const legal = legalCards(st);
-  const tight = cards.length > 5 ? " tight" : "";
   const mode = st.legal.length ? " my-turn" : "";
-  const className = `hand${tight}${mode}${legal.size ? " cards" : ""}`;
+  const className = `hand${mode}${legal.size ? " cards" : ""}`;
   if (box.className !== className) box.className = className;
   const old = new Map();
   for (const button of box.children) old.set(button.dataset.card, button);
+  const tilt = Math.min(2.5, 14 / Math.max(cards.length, 1));
   cards.forEach((code, i) => {
     let button = old.get(code);
     if (button) old.delete(code);
@@ -407,24 +669,45 @@ function drawHand(part, st) {
     const ok = legal.has(code);
     const name = `card-button${ok ? " legal" : ""}${choosing === code ? " chosen" : ""}`;
     if (button.className !== name) button.className = name;
-    const turn = `${((i - (cards.length - 1) / 2) * 2.5).toFixed(1)}deg`;
+    const turn = `${((i - (cards.length - 1) / 2) * tilt).toFixed(1)}deg`;
     if (button.style.getPropertyValue("--r") !== turn) button.style.setProperty("--r", turn);
-    if (button.disabled === ok) button.disabled = !ok;
+    // Not disabled: a tap on a card that cannot be played says why.
+    if (ok) button.removeAttribute("aria-disabled");
+    else button.setAttribute("aria-disabled", "true");
     if (box.children[i] !== button) box.insertBefore(button, box.children[i] || null);
   });
   for (const button of old.values()) button.remove();
+  // How many cards share the width: the style fans them from it (app.css, .hand).
+  if (box.style.getPropertyValue("--n") !== String(cards.length)) box.style.setProperty("--n", cards.length);
+}
+
+// The result: its outcome, the score and the buttons on top, always in sight; the details
+// scroll under them. It covers the table until closed, so the next deal waits for the player.
+function resultOpen(st) {
+  return Boolean(st.result && st.result.move > dismissed);
+}
+
+function closeResult() {
+  if (state && state.result) dismissed = state.result.move;
+  if (state) show(state);
 }
 
 function resultPanel(st) {
+  if (!resultOpen(st)) return "";
   const r = st.result;
-  if (!r || (r.move <= dismissed && !st.over)) return "";
-  const again = session.local && st.over ? `<button type="button" class="act main" id="again">${esc(T("webapp-again"))}</button>` : "";
-  return `<div class="result" role="dialog"><div class="sheet">${r.lines.map((l) => `<p>${l}</p>`).join("")}<div class="row">${again}<button type="button" class="act quiet" id="close-result">${esc(T("webapp-close"))}</button></div></div></div>`;
+  const again = session.local && st.over ? `<button type="button" class="act" id="again">${esc(T("webapp-again"))}</button>` : "";
+  const outcome = (r.outcome || []).map((l) => `<p class="outcome">${words(l, st)}</p>`).join("");
+  const score = st.score ? `<p class="total">${words(st.score, st)}</p>` : "";
+  const details = (r.lines || []).map((l) => `<p>${words(l, st)}</p>`).join("");
+  return (
+    `<div class="result" role="dialog" aria-modal="true"><div class="sheet">` +
+    `<div class="sheet-head">${outcome}${score}<div class="row">${again}<button type="button" class="act quiet" id="close-result">${esc(T("webapp-close"))}</button></div></div>` +
+    `<div class="sheet-body">${details}</div></div></div>`
+  );
 }
 
 // The page's parts: laid out once per game and seat, then each one redrawn only when its
 // markup changes (a play usually changes a seat's tag, a trick card, the turn and the hand).
-const PLACES = ["top", "left", "centre", "right", "bottom"];
 let frame = null; // {key, root, parts}
 
 function patch(part, html) {
@@ -437,59 +720,63 @@ function patch(part, html) {
 function layout(st) {
   const key = `${st.game}:${st.kind}:${st.players}:${st.seat}`;
   if (frame && frame.key === key && app.contains(frame.root)) return frame.parts;
-  const seat = (where) =>
-    where === "centre"
-      ? '<div class="part" data-part="centre"></div>'
-      : where === "bottom"
-        ? '<div class="part" data-part="bottom-card"></div><div class="part" data-part="bottom-tag"></div>'
-        : `<div class="part" data-part="${where}-tag"></div><div class="part" data-part="${where}-card"></div>`;
+  let seats = "";
+  for (let rel = 0; rel < st.players; rel++) {
+    const p = spot(rel, st.players);
+    const side = Math.abs(p.x) > 0.5 ? " side" : "";
+    seats += `<div class="seat${side}" data-sx="${p.x.toFixed(3)}" data-sy="${p.y.toFixed(3)}"><div class="part" data-part="tag-${rel}"></div></div>`;
+  }
   app.innerHTML =
-    '<div class="part" data-part="header"></div>' +
-    `<section class="felt ${st.kind} p${st.players}">` +
-    PLACES.map((where) => `<div class="${where}">${seat(where)}</div>`).join("") +
-    "</section>" +
-    ["last", "turn", "actions", "hand", "notes", "result"]
-      .map((name) => `<div class="part" data-part="${name}"></div>`)
-      .join("");
+    '<div class="screen"><div class="part" data-part="header"></div><div class="part" data-part="notes"></div>' +
+    `<section class="felt ${st.kind} p${st.players}">${seats}` +
+    '<div class="trick part" data-part="trick"></div><div class="centre"><div class="part" data-part="centre"></div></div></section>' +
+    ["last", "turn", "actions", "hand"].map((name) => `<div class="part" data-part="${name}"></div>`).join("") +
+    '</div><div class="part" data-part="result"></div>';
   const parts = {};
   for (const el of app.querySelectorAll("[data-part]")) parts[el.dataset.part] = el;
   frame = { key, root: app.firstElementChild, parts };
+  placeIn(app);
   return parts;
 }
 
+let lastTurn = -1; // the move at which the player was last told it is their turn
+
 function show(st) {
+  const before = state;
   state = st;
   app.dataset.move = st.move;
   if (st.over) app.dataset.over = "1";
   else delete app.dataset.over;
   if (choosing && !legalCards(st).has(choosing)) choosing = null;
+  if (confirming && !st.legal.includes(confirming)) confirming = null;
   const parts = layout(st);
-  const played = trickCards(st);
-  for (const where of PLACES) {
-    if (where === "centre") continue;
-    let tag = "";
-    let inTrick = "";
-    for (let seat = 0; seat < st.players; seat++) {
-      if (place(seat, st) !== where) continue;
-      tag = seatTag(seat, st);
-      inTrick = played[seat] ? card(played[seat], st, "played") : "";
-    }
-    patch(parts[`${where}-tag`], tag);
-    patch(parts[`${where}-card`], inTrick);
+  const played = trickCards(st, before);
+  for (let seat = 0; seat < st.players; seat++) patch(parts[`tag-${relative(seat, st)}`], seatTag(seat, st));
+  const trick = trickPart(st, played);
+  if (parts.trick._html !== trick) {
+    patch(parts.trick, trick);
+    placeIn(parts.trick);
   }
-  const score = st.score ? `<div class="score">${st.score}</div>` : "";
+  const level = st.level ? `${st.score ? " · " : ""}${esc(T("webapp-level"))}: ${esc(st.level)}` : "";
+  const score = st.score || level ? `<div class="score">${st.score ? words(st.score, st) : ""}${level}</div>` : "";
   const newGame = session.local ? `<button type="button" class="link" id="new-game">${esc(T("webapp-new-game"))}</button>` : "";
   patch(
     parts.header,
     `<header class="bar"><div><h1>${esc(st.title)}</h1>${score}</div>${newGame}<i class="dot"></i></header>`,
   );
   patch(parts.centre, centre(st));
+  captureFlight(st);
   patch(parts.last, lastLine(st));
-  patch(parts.turn, `<div class="turn${st.legal.length ? " mine" : ""}">${st.turn}</div>`);
+  patch(parts.turn, `<div class="turn${st.legal.length ? " mine" : ""}">${words(st.turn, st)}</div>`);
   patch(parts.actions, actionButtons(st));
   drawHand(parts.hand, st);
-  patch(parts.notes, st.notes.length ? `<div class="notes">${st.notes.map((l) => `<p>${l}</p>`).join("")}</div>` : "");
+  patch(parts.notes, st.notes.length ? `<div class="notes">${st.notes.map((l) => `<p>${words(l, st)}</p>`).join("")}</div>` : "");
   patch(parts.result, resultPanel(st));
+  if (st.legal.length && lastTurn !== st.move) {
+    lastTurn = st.move;
+    haptic("impact", "medium");
+  }
+  telegramControls(st);
 }
 
 // -- local mode: choose a game -----------------------------------------------------------------
@@ -498,6 +785,7 @@ let picked = { game: 0, level: 1 };
 async function chooser() {
   if (stream) stream.close();
   state = null;
+  telegramControls(null);
   delete app.dataset.over;
   const options = await api("api/local/options");
   const draw = () => {
@@ -533,19 +821,34 @@ async function startLocal() {
 }
 
 // -- clicks --------------------------------------------------------------------------------------
+function tapCard(code) {
+  const options = state.legal.filter((c) => c === code || c.startsWith(`${code}:`));
+  if (options.length === 1) send(options[0]);
+  else if (options.length > 1) {
+    choosing = choosing === code ? null : code;
+    show(state);
+  } else {
+    // A card that cannot be played: the engine's reason, in the game's words.
+    const why = state.why || {};
+    toast(why[code] || why["*"] || T("webapp-cannot-play"));
+    haptic("notification", "error");
+  }
+}
+
 app.addEventListener("click", (event) => {
   const target = event.target.closest("button");
   if (!target || target.disabled) return;
   if (target.dataset.card && state) {
-    const code = target.dataset.card;
-    const options = state.legal.filter((c) => c === code || c.startsWith(`${code}:`));
-    if (options.length === 1) send(options[0]);
-    else if (options.length > 1) {
-      choosing = choosing === code ? null : code;
-      show(state);
-    }
+    tapCard(target.dataset.card);
   } else if (target.dataset.action) {
-    send(target.dataset.action);
+    const code = target.dataset.action;
+    if (CONFIRMED.has(code) && !target.dataset.confirmed) {
+      confirming = code; // a bid that triples the stakes is asked twice
+      show(state);
+    } else {
+      confirming = null;
+      send(code);
+    }
   } else if (target.dataset.kind) {
     picked.game = Number(target.dataset.index);
     chooser.draw();
@@ -557,8 +860,13 @@ app.addEventListener("click", (event) => {
   } else if (target.id === "cancel-choice") {
     choosing = null;
     show(state);
+  } else if (target.id === "cancel-confirm") {
+    confirming = null;
+    show(state);
   } else if (target.id === "close-result") {
-    dismissed = state.result ? state.result.move : dismissed;
+    closeResult();
+  } else if (target.id === "open-result") {
+    dismissed = -1;
     show(state);
   } else if (target.id === "new-game" || target.id === "again") {
     chooser().catch((e) => toast(e.message));
@@ -573,6 +881,8 @@ async function main() {
   postEvent("web_app_ready");
   postEvent("web_app_request_theme");
   postEvent("web_app_expand");
+  postEvent("web_app_request_safe_area");
+  postEvent("web_app_request_content_safe_area");
   try {
     session = await api("api/session");
   } catch (error) {

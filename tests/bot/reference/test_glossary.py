@@ -564,7 +564,7 @@ def test_every_house_rule_has_a_message_in_each_language(lang, game, name):
         ("briscola", {"raggi": 3}, "en", "<b>Raggi</b>: 3, the first to win 3 deals wins"),
         ("briscola", {}, "it", "<b>Raggi</b>: uno, si gioca una partita sola"),
         ("belota", {"target": 1500}, "it", "<b>Traguardo</b>: 1.500 punti"),
-        ("belota", {"dedans": False}, "en", "<b>Failed contract</b>: each pair keeps its own"),
+        ("belota", {"dedans": False}, "en", "<b>Failed contract</b>: each side (pair or player)"),
     ],
 )
 def test_rules_show_the_house_rules_in_force(game, rules, lang, expected):

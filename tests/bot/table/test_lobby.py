@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from bot.games import offered_kinds
-from bot.table.house_rules import rule_choices
+from bot.games import offered_kinds, player_counts
+from bot.table.house_rules import rule_applies, rule_choices
 from tests.bot.conftest import t
 
 
@@ -55,7 +54,8 @@ async def test_alias_new_and_an_unknown_game(make_table, fake):
 
 async def test_a_game_named_without_a_count_lets_the_creator_choose_it(make_table, fake):
     """`/nuova briscola` names no player count: the lobby offers Briscola's counts (and no
-    other game) instead of silently meaning two; Belòta, played only in four, opens at once."""
+    other game) instead of silently meaning two; so does Belòta (two, three or four), and a
+    count named with it opens the lobby at once."""
     table = make_table(2)
     await table.open_privates()
     menu = await table.create("/nuova Briscola")
@@ -67,8 +67,13 @@ async def test_a_game_named_without_a_count_lets_the_creator_choose_it(make_tabl
     await table.press(table.users[0], menu, "Briscola · 3 giocatori")
     assert "Briscola · 3 giocatori" in fake.message(table.group, menu.message_id).text
     await table.press(table.users[0], table.lobby(), t("btn-cancel"))
-    lobby = await table.create("/nuova belote")
-    assert "Belòta · 4 giocatori, a coppie" in lobby.text
+    menu = await table.create("/nuova belote")
+    options = [text for text, d in menu.buttons if d.startswith("k:")]
+    counts = ("2 giocatori", "3 giocatori", "4 giocatori, a coppie")
+    assert options == [f"Belòta · {count}" for count in counts]
+    await table.press(table.users[0], menu, t("btn-cancel"))
+    lobby = await table.create("/nuova belote 3")
+    assert "Belòta · 3 giocatori" in lobby.text
 
 
 async def test_one_game_per_group_and_one_player_in_several_groups(make_table, fake):
@@ -153,32 +158,38 @@ async def test_cancel_by_creator_or_admin(make_table, fake):
 
 @pytest.mark.parametrize("kind", offered_kinds())
 async def test_every_house_rule_is_a_button_for_the_creator(make_table, fake, kind):
-    """The rules view has one button per house rule of the game's rules file, each showing
-    its current value."""
-    players = engine.GAMES[kind].player_counts[-1]
-    table = make_table(players)
-    await table.seat_everybody(kind, players)
-    await table.press(table.users[0], table.lobby(), t("btn-rules"))
-    labels = [text for text, _ in table.lobby().buttons]
-    for choice in rule_choices(kind):
-        assert any(label.startswith(t(f"rule-{kind}-{choice.name}") + ":") for label in labels)
-    # Besides the rules: joining (one button, or one per team), standing up, the turn timer,
-    # and "done".
-    assert len(labels) == len(rule_choices(kind)) + (5 if players == 4 else 4)
+    """The rules view has one button per house rule of the game's rules file that means
+    something at the table's player count, each showing its current value."""
+    for players in player_counts(kind):
+        table = make_table(players)
+        await table.seat_everybody(kind, players)
+        await table.press(table.users[0], table.lobby(), t("btn-rules"))
+        labels = [text for text, _ in table.lobby().buttons]
+        shown = [c for c in rule_choices(kind) if rule_applies(kind, players, c.name)]
+        for choice in shown:
+            label = t(f"rule-{kind}-{choice.name}") + ":"
+            assert any(text.startswith(label) for text in labels)
+        # Besides the rules: joining (one button, or one per team), standing up, the turn
+        # timer, and "done".
+        assert len(labels) == len(shown) + (5 if players == 4 else 4)
 
 
 async def test_a_rule_the_table_cannot_take_is_refused(make_table, fake):
-    """A house rule the engine refuses for this table (the cirullone is for two players) gets
-    an alert and is not set."""
+    """A house rule the engine refuses for this table (the cirullone is for two players) has
+    no button there, and a press that sets it anyway gets an alert and sets nothing."""
     if "cirulla" not in offered_kinds():
         pytest.skip("Cirulla is not offered")
     table = make_table(4)
     await table.seat_everybody("cirulla", 4)
     await table.press(table.users[0], table.lobby(), t("btn-rules"))
     label = t("rule-cirulla-cirullone")
-    answer = await table.press(table.users[0], table.lobby(), f"{label}: {t('rule-off')}")
+    assert not any(text.startswith(label) for text, _ in table.lobby().buttons)
+    index = [c.name for c in rule_choices("cirulla")].index("cirullone")
+    data = f"r:{table.game_id}:0:{index}=1"
+    update = await table.bot.feed(fake.press(table.users[0], table.lobby(), data))
+    answer = fake.answered(update)
     assert answer["show_alert"] and answer["text"] == t("alert-rule-conflict")
-    assert f"{label}: {t('rule-off')}" in [text for text, _ in table.lobby().buttons]
+    assert "cirullone" not in (await table.bot.svc.storage.get_game(table.game_id)).rules
 
 
 async def test_one_player_in_games_of_two_groups_at_once(make_table, fake, bot):
