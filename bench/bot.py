@@ -38,8 +38,14 @@ mode's think time (unscaled: median 2.5 s, never under 0.7 s) counted from the m
 buttons show; ``--think 0`` presses at once. Printed over ``--load-seconds`` once every game has
 started (and ``--load-warmup`` seconds more): the presses offered (games over the mean think
 time: what players would press on an infinitely fast bot) and served a second, cards per
-second, the message calls and the press answers per second (both count in the 30-a-second
-budget), and the p50/p95/p99 time from a press to the next player's buttons (their ping).
+second, the message calls and the press answers per second and per card (messages count in the
+30-a-second budget, answers go at once), and the p50/p95/p99 time from a press to the next
+player's buttons (their ping, or their page's update). ``--webapp-share F``: that share of the
+seats plays from the Mini App page (open and in front: no ping, no private edit; their plays
+go through the page's path). ``--enforce N``: once every game has started, the fake refuses
+with 429 past N calls a second (every method) and one a second per private chat; printed also
+the bot's rate as the fake counts it over the last half of the window, the calls refused and
+the presses answered twice.
 
 Why players who think: each game has one press outstanding at a time (a closed loop), so by
 Little's law presses/s = games / (think + press-to-ping time). With no think time the mean wait
@@ -59,7 +65,7 @@ minute), the virtual minutes the games took, and the bot's messages left in Gene
     python bench/bot.py [--games 4] [--latency 20] [--scale 0.05] [--kind briscola] [--causes]
                         [--players 4] [--mode human] [--window 3]
     python bench/bot.py --load [--load-games 50] [--load-kind briscola-2] [--load-seconds 30]
-                        [--think 1] [--load-warmup 5]
+                        [--think 1] [--load-warmup 5] [--webapp-share 0] [--enforce 0]
     python bench/bot.py --forum 2 --forum 4 [--forum-kind briscola-2]
 """
 
@@ -88,6 +94,7 @@ from bot.core.callbacks import action_callback
 from bot.core.settings import Settings
 from bot.delivery.pacing import GROUP_EDIT_WINDOW, PRIVATE_GAP
 from bot.games import offered_kinds, player_counts, ui_for
+from bot.webapp.tables import WebTables
 from tests.fake_telegram import FakeRequest, FakeTelegram
 
 MESSAGE_METHODS = (
@@ -308,6 +315,19 @@ async def main() -> None:
     parser.add_argument(
         "--think", type=float, default=1.0, help="load mode: think times this (0: none)"
     )
+    parser.add_argument(
+        "--enforce",
+        type=int,
+        default=0,
+        help="load mode: the fake refuses with 429 past N calls a second (every method) and "
+        "one a second per private chat",
+    )
+    parser.add_argument(
+        "--webapp-share",
+        type=float,
+        default=0.0,
+        help="load mode: the share of seats (0..1) that play from the Mini App page",
+    )
     args = parser.parse_args()
     kinds = [args.kind] if args.kind else offered_kinds()
     if args.load:
@@ -318,6 +338,8 @@ async def main() -> None:
             args.causes,
             think=args.think,
             warmup=args.load_warmup,
+            enforce=args.enforce,
+            webapp_share=args.webapp_share,
         )
         return
     print(
@@ -386,6 +408,8 @@ async def load(
     causes: bool = False,
     think: float = 1.0,
     warmup: float = 5.0,
+    enforce: int = 0,
+    webapp_share: float = 0.0,
 ) -> None:
     """``games`` games at once on one bot under Telegram's limits: each player presses a
     button shown in their hand (or, for a public choice, on the table), ``think`` times a
@@ -393,6 +417,7 @@ async def load(
     kind, players = spec.rsplit("-", 1)
     players = int(players)
     fake = FakeTelegram()
+    regime = None
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
             telegram_bot_token=fake.token, database_path=Path(tmp) / "load.db", _env_file=None
@@ -403,6 +428,9 @@ async def load(
         await app.initialize()
         await app.post_init(app)
         svc = app.bot_data["services"]
+        # The Mini App's tables (the HTTP layer aside: its cost is not Telegram's limits).
+        tables = WebTables(svc)
+        svc.listeners.insert(0, tables.on_change)
         seeds = itertools.count(7)
         svc.new_seed = lambda: next(seeds)
         ui = ui_for(kind)
@@ -443,6 +471,11 @@ async def load(
             start = next(d for _, d in lobby.buttons if d.startswith("s:"))
             await feed(app, fake.press(users[0], lobby, start))
             started.set()
+            # The seats that play from the Mini App page: open and in front all game long.
+            share = random.Random(20_000 + n)
+            at_page = {s for s in range(players) if share.random() < webapp_share}
+            for seat in at_page:
+                svc.presence.opened(live.game_id, users[seat]["id"])
             rng = random.Random(n)
             thinking = random.Random(10_000 + n)
             game = live.game
@@ -457,7 +490,10 @@ async def load(
                 user = users[seat]
 
                 def where(seat=seat, data=data, user=user, game=game) -> tuple | None:
-                    """The message showing the button to press, if any shows it yet."""
+                    """The message showing the button to press, if any shows it yet (a page
+                    shows it as soon as the move that made the turn is committed)."""
+                    if seat in at_page:
+                        return ("page", None)
                     hand = live.row.seat_row(seat).hand_message_id
                     if visible(user, hand, data):
                         return user, hand
@@ -485,7 +521,12 @@ async def load(
                 chat, message_id = found
                 pressed = time.perf_counter()
                 measured = state["measuring"]
-                await feed(app, fake.press(user, fake.message(chat, message_id), data))
+                if chat == "page":
+                    move = game.move_number
+                    if await tables.play(live, seat, move, code) is not None:
+                        continue  # refused (a timer's move came first): choose again
+                else:
+                    await feed(app, fake.press(user, fake.message(chat, message_id), data))
                 if measured and state["measuring"]:
                     state["presses"] += 1
                     if code[:2] in engine.GAMES[kind].pack:
@@ -499,17 +540,22 @@ async def load(
             for task in tasks:
                 if task.done() and task.exception() is not None:
                     raise task.exception()
+        if enforce:
+            # Telegram's own regime from the moment every game is under way (during the start
+            # of 50 games at once, the games started first would end before the last starts).
+            regime = fake.enforce(enforce)
         await asyncio.sleep(warmup)
         calls = len(fake.calls)
         state["measuring"] = True
         began = time.perf_counter()
         await asyncio.sleep(seconds)
+        ended = time.monotonic()
         state["measuring"] = False
         state["stop"] = True
         elapsed = time.perf_counter() - began
         finished = sum(task.done() for task in tasks)
         made = sum(1 for m, p in fake.calls[calls:] if m in MESSAGE_METHODS)
-        # Press answers count in the 30-a-second budget as well (they carry no chat id).
+        # Press answers go at once, out of the overall budget (they carry no chat id).
         answers = sum(1 for m, _ in fake.calls[calls:] if m in ANSWER_METHODS)
         kinds = Counter(
             f"{m} {'group' if p.get('chat_id', 0) < 0 else 'private'}"
@@ -517,26 +563,41 @@ async def load(
             else m
             for m, p in fake.calls[calls:]
         )
-        await asyncio.gather(*tasks, return_exceptions=True)
+        refused = sum(1 for e in fake.errors[:] if e.error_code == 429)
+        twice = sum(
+            1 for e in fake.errors if e.method == "answerCallbackQuery" and e.error_code != 429
+        )
+        failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True) if r]
         await app.shutdown()
         await app.post_shutdown(app)
     mean_think = statistics.fmean(thoughts) if thoughts else 0.0
     offered = f"{games / mean_think:.1f}" if mean_think else "inf"
     print(
         f"load: {games} games of {spec} at once, {elapsed:.0f} s measured, "
-        f"think {think:g} x human (mean {mean_think:.2f} s), {finished} games over"
+        f"think {think:g} x human (mean {mean_think:.2f} s), {finished} games over "
+        f"({len(failed)} players failed{': ' + repr(failed[0]) if failed else ''}), "
+        f"{webapp_share:.0%} of seats at the Mini App"
     )
     print(
         f"{'offered/s':>10}{'served/s':>10}{'cards/s':>9}{'calls/s':>9}{'answers/s':>11}"
-        f"{'calls/card':>12}{'p50 s':>7}{'p95 s':>7}{'p99 s':>7}{'mean s':>8}"
+        f"{'msgs/card':>11}{'ans/card':>10}{'p50 s':>7}{'p95 s':>7}{'p99 s':>7}{'mean s':>8}"
     )
     cards = max(1, state["cards"])
     print(
         f"{offered:>10}{state['presses'] / elapsed:>10.1f}{state['cards'] / elapsed:>9.1f}"
-        f"{made / elapsed:>9.1f}{answers / elapsed:>11.1f}{(made + answers) / cards:>12.2f}"
+        f"{made / elapsed:>9.1f}{answers / elapsed:>11.1f}{made / cards:>11.2f}"
+        f"{answers / cards:>10.2f}"
         f"{percentile(waits, 0.5):>7.2f}{percentile(waits, 0.95):>7.2f}"
         f"{percentile(waits, 0.99):>7.2f}{statistics.fmean(waits):>8.2f}"
     )
+    if regime is not None:
+        # The bot's rate as Telegram counts it (every method), over the last half of the window.
+        half = [t for t in regime.served if ended - seconds / 2 <= t < ended]
+        print(
+            f"enforced {enforce}/s: the bot's rate over the last {seconds / 2:.0f} s "
+            f"{len(half) / (seconds / 2):.1f}/s ({len(half) / (seconds / 2) / enforce:.0%}), "
+            f"{refused} calls refused (429), {twice} presses answered twice"
+        )
     if causes:
         for kind, count in sorted(kinds.items()):
             print(f"{'':<4}{kind:<30}{count / elapsed:>8.1f}/s{count / state['cards']:>8.2f}/card")

@@ -27,6 +27,7 @@ import select
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -603,6 +604,42 @@ def _detect_entities(text: str) -> list[dict]:
     return sorted(found, key=lambda e: e["offset"])
 
 
+class _Enforced:
+    """A rate regime of Telegram's own (see `FakeTelegram.enforce`): sliding one-second windows
+    of the calls let through, overall and per private chat."""
+
+    def __init__(self, overall_rate: int, private_rate: int) -> None:
+        self.overall_rate = overall_rate
+        self.private_rate = private_rate
+        self.served: list[float] = []  # monotonic time of every call let through
+        self.refused = 0
+        self._recent: deque[float] = deque()
+        self._private: dict[int, deque[float]] = {}
+
+    def check(self, method: str, params: dict) -> None:
+        """Let the call through (and count it), or raise the 429."""
+        if method == "getUpdates":
+            return
+        now = time.monotonic()
+        while self._recent and self._recent[0] <= now - 1:
+            self._recent.popleft()
+        chat_id = params.get("chat_id")
+        mine = None
+        if isinstance(chat_id, int) and chat_id > 0:
+            mine = self._private.setdefault(chat_id, deque())
+            while mine and mine[0] <= now - 1:
+                mine.popleft()
+        if len(self._recent) >= self.overall_rate or (
+            mine is not None and len(mine) >= self.private_rate
+        ):
+            self.refused += 1
+            raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+        self._recent.append(now)
+        if mine is not None:
+            mine.append(now)
+        self.served.append(now)
+
+
 class FakeTelegram:
     """The whole fake world: the bot, users, chats, messages, pending updates and the call log.
 
@@ -612,8 +649,10 @@ class FakeTelegram:
     fast), `query_timeout` (seconds within which a callback or inline query must be answered; move
     the clock with `advance`), `inline_feedback` (queue chosen_inline_result updates),
     `flood_limits` (answer 429 with retry_after, as Telegram does, past `group_rate` messages a
-    minute in one group or `overall_rate` calls a second in all chats). `outage()` makes every
-    call fail for a while, as when the Bot API cannot be reached.
+    minute in one group or `overall_rate` calls a second in all chats). `enforce()` sets a
+    stricter regime of Telegram's own (429 past N calls a second counting every method, and past
+    one a second in each private chat), whatever the bot assumes. `outage()` makes every call
+    fail for a while, as when the Bot API cannot be reached.
     """
 
     def __init__(
@@ -654,6 +693,7 @@ class FakeTelegram:
         self.group_rate = group_rate
         self.overall_rate = overall_rate
         self._flood: dict[int | None, list[float]] = {}  # chat (None: all) -> recent call times
+        self.enforced: _Enforced | None = None  # the regime set by enforce(), if any
         self._down: int | str | None = None  # the outage's error, while there is one
         self.calls: list[tuple[str, dict]] = []
         self.errors: list[FailedCall] = []
@@ -1422,6 +1462,15 @@ class FakeTelegram:
             raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
         overall.append(now)
 
+    def enforce(self, overall_rate: int, private_rate: int = 1) -> _Enforced:
+        """Refuse with 429 (retry_after 1) past `overall_rate` calls in any second, counting
+        every method but getUpdates (answers to presses included), and past `private_rate`
+        calls a second in one private chat; returns the regime, whose `served` lists the time
+        of each call it let through (to measure the bot's rate under it)."""
+        with self._lock:
+            self.enforced = _Enforced(overall_rate, private_rate)
+            return self.enforced
+
     def _take_failure(self, method: str, params: dict) -> _Failure | None:
         for rule in self._failures:
             if rule.method not in (None, method):
@@ -1477,6 +1526,11 @@ class FakeTelegram:
         if self.flood_limits:
             try:
                 self._check_flood(name, params)
+            except ApiError as exc:
+                return self._failed(name, params, exc)
+        if self.enforced is not None:
+            try:
+                self.enforced.check(name, params)
             except ApiError as exc:
                 return self._failed(name, params, exc)
         failure = self._take_failure(name, params)

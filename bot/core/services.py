@@ -24,6 +24,7 @@ from bot.core.i18n import Translator
 from bot.core.live import Games, LiveGame
 from bot.core.messenger import Messenger
 from bot.core.places import ShutTopics
+from bot.core.presence import Presence
 from bot.core.storage import Storage, Within
 from bot.core.users import Users
 
@@ -88,6 +89,8 @@ class Services:
     topics: ShutTopics = field(default_factory=ShutTopics)
     # What feature packages add to the table's screens (``bot.core.extras``).
     extras: Extras = field(default_factory=Extras)
+    # Who is at a game's Mini App page now (their seat costs no private message).
+    presence: Presence = field(default_factory=Presence)
     # Where new games get their seed; tests replace it to replay the same deals.
     new_seed: Callable[[], int] = field(default=lambda: secrets.randbelow(2**62))
 

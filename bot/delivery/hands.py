@@ -11,7 +11,9 @@ is taken away. Old hands are deleted with the calls that can wait, those of one 
 one ``deleteMessages``.
 
 While the bot's overall budget is short, the hand a player has just played from is left as it
-is (``can_wait``): their next ping replaces it.
+is (``can_wait``): their next ping replaces it. A player at the game's Mini App page
+(``core.presence``) gets no edit and no ping: the page shows the turn; once they leave it, their
+hand is brought up to date once, and pings resume.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import contextlib
 import logging
 from typing import NamedTuple
 
-from telegram.error import Forbidden, NetworkError, TelegramError
+from telegram.error import Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
@@ -33,6 +35,10 @@ from bot.table import screens
 from bot.table.lobby import private_closed
 
 log = logging.getLogger(__name__)
+
+# While the overall budget is short, a private chat's old hands are deleted this many at once
+# (one deleteMessages call): a player sees a few old hands for a while, and the pings go first.
+HOLD_DELETIONS = 3
 
 
 class Ping(NamedTuple):
@@ -60,6 +66,8 @@ class Hands:
         self._drawn_turn: dict[tuple[int, int], bool] = {}
         # game id -> user id -> that player's messages of the game to delete (old hands)
         self._obsolete: dict[int, dict[int, list[int]]] = {}
+        # Games whose old hands are held back while the budget is short (``delete_obsolete``).
+        self._held: set[int] = set()
 
     def remind(self, game_id: int, seat: int, turn: int, seconds: int) -> None:
         """Ping the player to act again at their next drawing, with the time left."""
@@ -67,7 +75,7 @@ class Hands:
 
     def has_obsolete(self, game_id: int) -> bool:
         """Whether old hands of the game wait to be deleted."""
-        return game_id in self._obsolete
+        return game_id in self._obsolete and game_id not in self._held
 
     async def draw(
         self, snap: Snapshot, waiting: bool | None = None, wake: asyncio.Event | None = None
@@ -115,6 +123,9 @@ class Hands:
         need changed, or its removal when it would show nothing they need."""
         user_id = seat_row.user_id
         key = (live.game_id, seat_row.seat)
+        if self.svc.presence.at_page(live.game_id, user_id):
+            self._at_page(live, key)
+            return
         lang = await self.svc.lang_of(user_id)
         # Read after the last await, under the game's lock: a press being committed has moved
         # the engine on but not yet the turn (``turn_started``), and a ping keyed on that
@@ -156,6 +167,16 @@ class Hands:
             seat_row.hand_turn = ping.turn
             await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, mid, ping.turn)
 
+    def _at_page(self, live: LiveGame, key: tuple[int, int]) -> None:
+        """The seat's player is at the game's Mini App page, which shows the turn: no edit, no
+        ping. Their turn counts as pinged (leaving the page brings the hand up to date with an
+        edit, and pings resume with the next turn), and what the hand showed is forgotten, so
+        that the first drawing after they leave brings it up to date once."""
+        if live.active and live.game.current_seat == key[1]:
+            self._pinged[key] = Ping(live.turn_started, None)
+        self._drawn.pop(key, None)
+        self._drawn_turn.pop(key, None)
+
     async def take(self, live: LiveGame, seat_row: SeatRow) -> None:
         """Take a waiting player's hand message away (with the deletions that can wait)."""
         old = seat_row.hand_message_id
@@ -163,6 +184,7 @@ class Hands:
             return
         self.svc.messenger.forget(seat_row.user_id, old)
         self._obsolete.setdefault(live.game_id, {}).setdefault(seat_row.user_id, []).append(old)
+        self._held.discard(live.game_id)
         seat_row.hand_message_id = None
         await self.svc.storage.set_hand_message(live.game_id, seat_row.seat, None)
 
@@ -202,27 +224,45 @@ class Hands:
         if old is not None and old != mid:
             messenger.forget(user_id, old)
             self._obsolete.setdefault(live.game_id, {}).setdefault(user_id, []).append(old)
+            self._held.discard(live.game_id)
         return mid
 
-    async def delete_obsolete(self, game_id: int, wake: asyncio.Event) -> bool:
+    async def delete_obsolete(
+        self, game_id: int, wake: asyncio.Event, active: bool = False
+    ) -> bool:
         """Delete the game's old hand messages, the old ones of each private chat in one call
         (``deleteMessages``); one that can no longer be deleted is reduced to a plain line.
-        False when a change of the game came first (the rest waits for the next pass)."""
+        While the overall budget is short and the game ``active``, a chat's old hands wait
+        until ``HOLD_DELETIONS`` of them go in one call (the game's end, or a budget with
+        room, deletes the rest). False when a change of the game came first (the rest waits
+        for the next pass)."""
         chats = self._obsolete.get(game_id)
         while chats:
+            user_id = self._due(chats, active)
+            if user_id is None:
+                self._held.add(game_id)  # none due: the next pass of the game looks again
+                return True
             if not await self.pacing.my_turn(wake):
                 return False
-            user_id, ids = chats.popitem()
+            ids = chats.pop(user_id)
             try:
                 with later():
                     await self._delete(user_id, ids)
-            except NetworkError:
+            except (NetworkError, RetryAfter):
                 chats.setdefault(user_id, []).extend(ids)  # tried again with the next pass
                 raise
             except TelegramError as exc:  # the player blocked the bot: nothing to delete there
                 log.info("could not delete old hands of %s: %s", user_id, exc)
         self._obsolete.pop(game_id, None)
+        self._held.discard(game_id)
         return True
+
+    def _due(self, chats: dict[int, list[int]], active: bool) -> int | None:
+        """The private chat whose old hands go next: any, unless the budget is short during
+        the game, then only one with ``HOLD_DELETIONS`` of them."""
+        if not active or not self.pacing.short():
+            return next(iter(chats))
+        return next((user for user, ids in chats.items() if len(ids) >= HOLD_DELETIONS), None)
 
     async def _delete(self, user_id: int, ids: list[int]) -> None:
         messenger = self.svc.messenger
@@ -247,3 +287,4 @@ class Hands:
             self._drawn_turn.pop(key, None)
             self._pinged.pop(key, None)
             self._reminders.pop(key, None)
+        self._held.discard(row.game_id)  # its last pass deletes every old hand left

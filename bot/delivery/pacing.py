@@ -1,26 +1,27 @@
 """Telegram's limits, all in one place, and how the bot keeps under them.
 
-Telegram takes about 30 calls a second from a bot (``OVERALL_RATE``), about 20 messages a
-minute in a group (``GROUP_RATE`` per ``GROUP_PERIOD``; a forum's topics share their group's),
-and about one message a second in a private chat (``PRIVATE_GAP``); beyond them it answers 429
-with a ``retry_after``. Two pieces keep the bot under them:
+Telegram documents about 30 messages a second from a bot (``OVERALL_RATE``), about 20 a minute
+in a group (``GROUP_RATE`` per ``GROUP_PERIOD``; a forum's topics share their group's), and
+about one a second in a private chat (``PRIVATE_GAP``); beyond what it enforces it answers 429
+with a ``retry_after``, and what it says goes (``flood``: a 429 slows the rate it was about,
+calls that go through raise it again). Two pieces keep the bot under them:
 
 - ``ChatRateLimiter`` paces the Bot API calls: each group has its own budget, all chats share
-  the bot's overall one (a ``CallBudget``), and a 429 pauses only the chat it was about. A call
-  waiting for its group's budget holds nothing another chat needs: it takes the overall budget
-  only once its group lets it go. (python-telegram-bot's ``AIORateLimiter`` pauses every
-  request of the bot on any 429.) When the overall budget is short, the answers to presses and
-  inline queries come first (``ANSWER``: a button stops spinning), then the calls a player
-  waits for (``URGENT``: a ping, a reply; the default), and those that can wait come after
-  (``LATER``: a table edit, a deletion; see ``later``), with a share of the budget kept for
-  them so that they still go.
+  the bot's overall one (a ``CallBudget``), which counts messages (sends, edits, deletions: the
+  calls that name a chat); the answers to presses and inline queries go at once, as
+  python-telegram-bot's reference limiter has them. A 429 pauses only the chat it was about. A
+  call waiting for its group's budget holds nothing another chat needs: it takes the overall
+  budget only once its group lets it go. (python-telegram-bot's ``AIORateLimiter`` pauses every
+  request of the bot on any 429.) When the overall budget is short, a call Telegram refused
+  comes first (``RETRY``), then the calls a player waits for (``URGENT``: a ping, a reply; the
+  default), and those that can wait come after (``LATER``: a table edit, a deletion; see
+  ``later``), with a share of the budget kept for them so that they still go.
 - ``Pacing`` is the delivery's side: the group's edit window (table edits keep
   ``GROUP_EDIT_WINDOW`` seconds apart in a group, so that the changes made meanwhile go into
   one edit), the private gap between two messages to one private chat, and the places a game's
   calls that can wait take in the overall budget.
 
-The settings (``bot.core.settings``) may change each figure (``Limits.of``); left unset, they
-are Telegram's.
+The settings (``bot.core.settings``) may change each figure (``Limits.of``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from aiolimiter import AsyncLimiter
@@ -40,10 +40,11 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot.core.settings import Settings
+from bot.delivery.flood import ANSWER_RETRIES, ANSWERS, ChatPaces, RateControl, retry_seconds
 
 log = logging.getLogger(__name__)
 
-# Telegram's limits (and the bot's answer to the group's): calls a second from the bot, messages
+# Telegram's limits (and the bot's answer to the group's): messages a second from the bot, messages
 # per GROUP_PERIOD seconds in a group, seconds between two messages to one private chat.
 OVERALL_RATE = 30.0
 GROUP_RATE = 20.0
@@ -54,8 +55,7 @@ PRIVATE_GAP = 1.0
 # next table, Belòta's bids, notices, /tavolo). Changes made within the window are shown
 # together by one edit; 0 edits at every change.
 GROUP_EDIT_WINDOW = GROUP_PERIOD / (GROUP_RATE * 3 / 4)
-# Messages one deleteMessages call takes at most.
-DELETE_BATCH = 100
+DELETE_BATCH = 100  # messages one deleteMessages call takes at most
 
 # A chat's budget is dropped once idle, when more than this many chats have one.
 KEEP_LIMITERS = 512
@@ -63,23 +63,22 @@ KEEP_LIMITERS = 512
 RETRY_SLACK = 0.1
 
 
-# The priority of a Bot API call: answers to presses and inline queries (``ANSWERS``), then
-# the calls made in a context (see ``later``).
-ANSWER = 0
+# The priority of a message in the overall budget: one Telegram refused with a 429, tried again
+# (it came before those queued meanwhile), then the calls made in a context (see ``later``).
+RETRY = 0
 URGENT = 1
 LATER = 2
 PRIORITIES = 3
-# Calls that name no chat but go to a user at once: they count in the overall budget, first.
-ANSWERS = frozenset({"answerCallbackQuery", "answerInlineQuery"})
 _priority: ContextVar[int] = ContextVar("call_priority", default=URGENT)
 # A call's place in the overall budget already taken (``CallBudget.reserve``): the next call
 # made in this context spends it instead of waiting again.
 _reserved: ContextVar[bool] = ContextVar("call_reserved", default=False)
-# When LATER calls wait beside others, one call in LATER_SHARE goes to a LATER one. Each card a
-# player presses costs two calls that cannot wait (its answer, the next player's ping), so with a
-# saturated budget the bot serves 30 * (1 - 1/LATER_SHARE) / 2 cards a second: 12 at 5 (11.25
-# at 4), the rest of the budget keeping the tables and the old hands' deletions going.
+# When LATER calls wait beside others, one call in LATER_SHARE goes to a LATER one: with a
+# saturated budget the pings (one a card) take four fifths of it, 24 cards a second at 5, the
+# rest keeping the tables and the old hands' deletions going.
 LATER_SHARE = 5
+# LATER calls fill the bucket up to this share: the rest lets the pings go at once.
+LATER_FILL = 0.8
 
 
 @contextlib.contextmanager
@@ -94,21 +93,43 @@ def later() -> Iterator[None]:
 
 class CallBudget:
     """At most ``max_rate`` calls in any ``period`` seconds (a leaky bucket, as aiolimiter's),
-    the calls that wait served answers first, then urgent ones, each kind in order, one in
+    the calls that wait served retries first, then urgent ones, each kind in order, one in
     ``LATER_SHARE`` to a ``LATER`` call when others wait beside it."""
 
     def __init__(self, max_rate: float, period: float = 1.0) -> None:
-        self.max_rate = max_rate
-        self._drain = max_rate / period  # calls per second leaving the bucket
+        # The rate (calls a second leaving the bucket) that Telegram's 429s move.
+        self.control = RateControl(max_rate / period)
+        self._period = period
         self._level = 0.0
         self._last = 0.0
         self._queues = tuple(deque[asyncio.Future[None]]() for _ in range(PRIORITIES))
         self._granted = 0  # grants while LATER and others waited, to give LATER its share
         self._timer: asyncio.TimerHandle | None = None
 
+    @property
+    def max_rate(self) -> float:
+        """Calls the bucket holds: a period's worth at the current rate (a fifth of it once
+        Telegram has refused a call: ``flood.BURST_AFTER_429``)."""
+        control = self.control
+        return max(1.0, control.rate * self._period * control.burst)
+
+    def refused(self) -> None:
+        """Telegram refused a call for the overall rate (a 429): slow down."""
+        if self.control.refused(asyncio.get_running_loop().time()):
+            log.info("overall rate cut to %.1f calls a second", self.control.rate)
+
+    def went_through(self) -> None:
+        """A call in the budget went through: the rate creeps back up."""
+        self.control.went_through()
+
+    def charge(self) -> None:
+        """Count a call that went at once (an answer, once Telegram counts them)."""
+        self._leak()
+        self._level += 1
+
     def _leak(self) -> float:
         now = asyncio.get_running_loop().time()
-        self._level = max(0.0, self._level - (now - self._last) * self._drain)
+        self._level = max(0.0, self._level - (now - self._last) * self.control.rate)
         self._last = now
         return now
 
@@ -119,7 +140,7 @@ class CallBudget:
     async def acquire(self, priority: int = URGENT) -> None:
         """Wait for a place in the budget."""
         self._leak()
-        if not any(self._queues) and self._level + 1 <= self.max_rate:
+        if not any(self._queues) and self._level + 1 <= self._cap(priority):
             self._level += 1
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -133,31 +154,36 @@ class CallBudget:
                 self._grant()
             raise
 
-    def _next(self) -> asyncio.Future[None] | None:
+    def _cap(self, priority: int) -> float:
+        """How full the bucket may be for a call of this priority to go (see LATER_FILL)."""
+        return max(1.0, self.max_rate * LATER_FILL) if priority == LATER else self.max_rate
+
+    def _next(self, later_ok: bool) -> asyncio.Future[None] | None:
         for queue in self._queues:
             while queue and queue[0].done():
                 queue.popleft()  # given up while waiting
         *first, low = self._queues
         ahead = next((queue for queue in first if queue), None)
-        if ahead is not None and low:
+        if ahead is not None and low and later_ok:
             self._granted += 1
             if self._granted % LATER_SHARE == 0:
                 return low.popleft()
         if ahead is not None:
             return ahead.popleft()
-        return low.popleft() if low else None
+        return low.popleft() if low and later_ok else None
 
     def _grant(self) -> None:
         self._timer = None
         self._leak()
         while self._level + 1 <= self.max_rate:
-            future = self._next()
+            future = self._next(self._level + 1 <= self._cap(LATER))
             if future is None:
-                return
+                break
             self._level += 1
             future.set_result(None)
         if any(self._queues) and self._timer is None:
-            wait = (self._level + 1 - self.max_rate) / self._drain
+            cap = self.max_rate if any(self._queues[:-1]) else self._cap(LATER)
+            wait = (self._level + 1 - cap) / self.control.rate
             self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._grant)
 
     async def reserve(self, priority: int = URGENT, not_before: float = 0.0) -> None:
@@ -222,13 +248,6 @@ class CallBudget:
         return True
 
 
-def _retry_seconds(exc: RetryAfter) -> float:
-    value = getattr(exc, "_retry_after", None)
-    if isinstance(value, timedelta):
-        return value.total_seconds()
-    return float(value or 1)
-
-
 class ChatRateLimiter(BaseRateLimiter[int]):
     """Per-chat pacing of Bot API calls, a shared overall budget, per-chat 429 pauses."""
 
@@ -245,8 +264,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._group_rate = group_max_rate
         self._group_period = group_time_period
         self._groups: dict[int | str, AsyncLimiter] = {}
-        self._paused: dict[int | str | None, float] = {}  # chat -> loop time to wait for
         self._max_retries = max_retries
+        self.chats = ChatPaces()  # the chats Telegram refused, and their gaps
 
     async def initialize(self) -> None:
         """Nothing to open."""
@@ -256,18 +275,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     def paused(self, chat: int | str | None) -> float:
         """Seconds the chat still waits for after a 429 (0: none)."""
-        until = self._paused.get(chat)
-        if until is None:
-            return 0.0
-        left = until - asyncio.get_running_loop().time()
-        if left <= 0:
-            self._paused.pop(chat, None)
-            return 0.0
-        return left
-
-    async def _wait_pause(self, chat: int | str | None) -> None:
-        while (left := self.paused(chat)) > 0:
-            await asyncio.sleep(left)
+        return self.chats.paused(chat)
 
     def _group_limiter(self, chat: int | str) -> AsyncLimiter | contextlib.nullcontext:
         if not self._group_rate:
@@ -290,34 +298,24 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        """Run one call within its chat's budget and the overall one; wait out a 429 in that
-        chat alone, up to ``max_retries`` times, then raise it."""
+        """Run one call within its chat's budgets and, for a message (a call that names a
+        chat: a send, an edit, a deletion), the overall one; answers to presses and inline
+        queries name no chat and go at once, as python-telegram-bot's reference limiter has
+        them. A 429 slows the rate it was about (``flood``) and is waited out in that chat
+        alone, up to ``max_retries`` times, then raised; the call refused goes first then."""
         chat = data.get("chat_id")
         with contextlib.suppress(ValueError, TypeError):
             chat = int(chat)
-        is_group = (isinstance(chat, int) and chat < 0) or isinstance(chat, str)
-        answer = endpoint in ANSWERS
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        answer = endpoint in ANSWERS
+        if answer:
+            retries = max(retries, ANSWER_RETRIES)
         for attempt in range(retries + 1):
-            await self._wait_pause(chat)
-            group = self._group_limiter(chat) if is_group else contextlib.nullcontext()
-            # Calls of the bot itself (getMe, setMyCommands, the webhook) count in no budget.
-            overall = self.overall if chat is not None or answer else None
             try:
-                async with group:
-                    if _reserved.get() and not answer:
-                        _reserved.set(False)  # its place was taken beforehand
-                    elif overall is not None:
-                        await overall.acquire(ANSWER if answer else _priority.get())
-                    # A 429 for this chat may have come while this call waited for a budget.
-                    await self._wait_pause(chat)
-                    return await callback(*args, **kwargs)
+                retry = attempt > 0
+                return await self._call(callback, args, kwargs, chat, retry=retry, answer=answer)
             except RetryAfter as exc:
-                delay = _retry_seconds(exc) + RETRY_SLACK
-                if chat is not None:
-                    loop = asyncio.get_running_loop()
-                    until = loop.time() + delay
-                    self._paused[chat] = max(self._paused.get(chat, 0.0), until)
+                delay = retry_seconds(exc) + RETRY_SLACK
                 if attempt == retries:
                     log.warning(
                         "%s in chat %s: rate limited after %d retries", endpoint, chat, retries
@@ -327,6 +325,61 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 if chat is None:
                     await asyncio.sleep(delay)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _call(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        chat: int | str | None,
+        *,
+        retry: bool,
+        answer: bool = False,
+    ) -> Any:
+        """One try of a call; a 429 is recorded (whose it was, the chat's pause) and raised."""
+        is_group = (isinstance(chat, int) and chat < 0) or isinstance(chat, str)
+        await self.chats.wait_pause(chat)
+        group = self._group_limiter(chat) if is_group else contextlib.nullcontext()
+        # Calls of the bot itself (getMe, setMyCommands, the webhook) and answers count in no
+        # budget: the overall one counts messages.
+        overall = self.overall if chat is not None else None
+        previous = None
+        async with group:
+            if overall is not None:
+                if _reserved.get() and not retry:
+                    _reserved.set(False)  # its place was taken beforehand
+                else:
+                    await overall.acquire(RETRY if retry else _priority.get())
+            elif answer and self.overall is not None and self.overall.control.answers_count:
+                self.overall.charge()  # Telegram counts answers: messages leave them room
+            if chat is not None:
+                previous = await self.chats.wait_turn(chat)
+            # A 429 for this chat may have come while this call waited for a budget.
+            await self.chats.wait_pause(chat)
+            try:
+                result = await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if answer and self.overall is not None:
+                    self.overall.control.answers_count = True
+                self._refused(chat, is_group, previous, retry_seconds(exc) + RETRY_SLACK)
+                raise
+        if overall is not None:
+            overall.went_through()
+        if chat is not None:
+            self.chats.went_through(chat)
+        return result
+
+    def _refused(
+        self, chat: int | str | None, is_group: bool, previous: float | None, delay: float
+    ) -> None:
+        """A 429: the chat waits ``delay``; the chat's own rate, or the overall one, slows."""
+        now = asyncio.get_running_loop().time()
+        if chat is not None:
+            self.chats.pause(chat, now + delay)
+        if chat is not None and self.chats.is_chats(previous, is_group, now):
+            self.chats.refused(chat, is_group, now + delay)
+        elif self.overall is not None:
+            self.overall.refused()
 
 
 @dataclass(frozen=True)
@@ -432,7 +485,7 @@ class Pacing:
         budget = self.budget
         if budget is None or self._hurry:
             return False
-        return bool(budget.waiting(URGENT) or budget.waiting(ANSWER))
+        return bool(budget.waiting(URGENT) or budget.waiting(RETRY))
 
     async def my_turn(self, wake: asyncio.Event) -> bool:
         """Wait for a place in the overall budget for a call that can wait (``LATER``); False

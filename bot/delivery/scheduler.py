@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 
-from telegram.error import NetworkError
+from telegram.error import NetworkError, RetryAfter
 
 from bot.core.live import LiveGame
 from bot.core.services import Services
@@ -57,6 +57,8 @@ class Delivery:
         self._closing = False
         self._stage: dict[int, set[int]] = {}  # game id -> the set of the step under way
         self._step: dict[int, int] = {}  # game id -> the step whose turn it is to wait first
+        # A player who leaves a game's Mini App page gets their private hand up to date once.
+        svc.presence.on_leave = lambda game_id, _user: self.refresh(game_id, group=False)
 
     @property
     def pings(self) -> int:
@@ -127,7 +129,9 @@ class Delivery:
                     if await self._pass(game_id, wake):
                         failures = 0
                         self._answered_again(game_id)
-                except NetworkError as exc:  # timeouts included: try again a little later
+                except (NetworkError, RetryAfter) as exc:
+                    # Timeouts included, and a 429 still refused after its retries: the step is
+                    # done again a little later, nothing of it lost.
                     failures += 1
                     self._stage.pop(game_id, self._dirty).add(game_id)
                     if failures >= RETRIES:
@@ -188,7 +192,7 @@ class Delivery:
 
     async def _deletions_step(self, snap: Snapshot, wake: asyncio.Event) -> bool:
         self._stage[snap.game_id] = self._group_dirty
-        return await self.hands.delete_obsolete(snap.game_id, wake)
+        return await self.hands.delete_obsolete(snap.game_id, wake, snap.live.active)
 
     async def _table_step(self, snap: Snapshot, wake: asyncio.Event) -> bool:
         if snap.game_id not in self._group_dirty or self.group.wait(snap) > 0:

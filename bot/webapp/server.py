@@ -184,6 +184,7 @@ class WebApp:
             Route("/api/state", self._authed(self.state)),
             Route("/api/play", self._authed(self.play), methods=["POST"]),
             Route("/api/events", self._authed(self.events)),
+            Route("/api/presence", self._authed(self.presence), methods=["POST"]),
             *(extra or []),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
@@ -281,6 +282,22 @@ class WebApp:
             return _error(409, tr.get(lang, problem))
         return _snapshot(self.tables.snapshot(live, seat, lang))
 
+    async def presence(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
+        """The page says whether it is in front (``visible``): while it is, with its stream
+        open, the seat gets no private hand edits and no pings."""
+        try:
+            body = read_json(await request.body())
+            game_text, visible = str(body["game"]), body["visible"]
+        except (ValueError, KeyError, TypeError):
+            return _error(400, self.svc.tr.get(await lang_of(), "alert-malformed"))
+        if not isinstance(visible, bool):
+            return _error(400, self.svc.tr.get(await lang_of(), "alert-malformed"))
+        found = await self._seated(game_text, user, lang_of)
+        if isinstance(found, Response):
+            return found
+        self.svc.presence.shown(found[0].game_id, user.user_id, visible)
+        return JSONResponse({"ok": True})
+
     async def events(self, request: Request, user: WebUser, lang_of: Lang) -> Response:
         """The seat's live stream; a reconnection catches up from its move number. Every
         argument is checked before the stream takes its slot (``EventStream``)."""
@@ -333,6 +350,8 @@ class EventStream(StreamingResponse):
             await self.too_many(scope, receive, send)
             return
         self.watcher = watcher = tables.watch(live.game_id, self.seat, self.lang, self.user_id)
+        presence = tables.svc.presence  # an open stream is a page in front, until it says not
+        presence.opened(live.game_id, self.user_id)
         try:
             if self.since != live.game.move_number:
                 watcher.offer(tables.snapshot(live, self.seat, self.lang))
@@ -341,6 +360,7 @@ class EventStream(StreamingResponse):
             await super().__call__(scope, receive, send)
         finally:
             tables.unwatch(watcher)
+            presence.closed(live.game_id, self.user_id)
 
     async def _events(self) -> AsyncIterator[bytes]:
         watcher = self.watcher

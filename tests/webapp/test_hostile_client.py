@@ -231,6 +231,10 @@ async def test_streams_end_with_their_game(mini):
     rng = random.Random(3)
     async with httpx.AsyncClient(base_url=mini.url, headers=init, timeout=30) as http:
         async with http.stream("GET", url) as stream:
+            # The page in the background: its player plays from the private chat's buttons.
+            hidden = {"game": table.game_id, "visible": False}
+            assert (await http.post("api/presence", json=hidden)).status_code == 200
+            await mini.svc.renderer.drain()
             while not live.game.is_over:
                 await table.play_one(rng)
             text = await asyncio.wait_for(stream.aread(), 30)  # ends: the server closed it

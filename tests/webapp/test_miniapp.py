@@ -15,7 +15,7 @@ import pytest
 import pytest_asyncio
 
 from bot.webapp.auth import sign_init_data
-from tests.bot.conftest import BotRunner, Table, cards_in, cards_shown
+from tests.bot.conftest import BotRunner, Table, cards_in
 from tests.fake_telegram import FakeTelegram
 from tests.webapp.conftest import PHONE, SCREENSHOTS
 
@@ -185,7 +185,8 @@ THEMES = [
 async def test_two_players_in_two_browsers(browser, mini):
     """Two players of a Briscola, each in a browser context with their own signed initData
     and Telegram theme, play a whole game through the Mini App: after each card the other
-    page shows it, and the hand messages and the group's table stay in step."""
+    page shows it, the group's table stays in step, and the players, at their pages, get no
+    private message (no ping, no edit of their hands)."""
     table = await briscola_for_two(mini)
     gid = table.game_id
     live = await mini.svc.games.get(gid)
@@ -203,7 +204,13 @@ async def test_two_players_in_two_browsers(browser, mini):
     await pages[1].wait_for_selector("[data-card]")
     assert await pages[1].evaluate(background) == "rgb(33, 33, 33)"
     rng = random.Random(5)
-    prefix = f"a:{gid}:"
+    users = {u["id"] for u in table.users}
+    for _ in range(500):  # both pages' streams open: the pages are in front
+        if all(mini.svc.presence.at_page(gid, u) for u in users):
+            break
+        await asyncio.sleep(0.02)
+    await mini.svc.renderer.drain()
+    privately = len([p for m, p in mini.fake.calls if p.get("chat_id") in users])
     try:
         while not live.game.is_over:
             seat = live.game.current_seat
@@ -225,7 +232,7 @@ async def test_two_players_in_two_browsers(browser, mini):
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 for s, page in enumerate(pages):
                     await page.screenshot(path=SCREENSHOTS / f"miniapp-briscola-{s}.png")
-            for s, (user, page) in enumerate(zip(table.users, pages, strict=True)):
+            for s, page in enumerate(pages):
                 hand = set(live.game.view(s)["hand"])
                 shown = set(
                     await page.eval_on_selector_all(
@@ -233,10 +240,7 @@ async def test_two_players_in_two_browsers(browser, mini):
                     )
                 )
                 assert shown == hand
-                message = table.hand_message(user)
-                assert hand <= cards_shown(message.text, "italian")
-                buttons = [d for _, d in message.buttons if d.startswith(prefix)]
-                assert bool(buttons) == (s == live.game.current_seat)
+            assert len([p for m, p in mini.fake.calls if p.get("chat_id") in users]) == privately
             turn = mini.svc.tr.get(
                 "it", "table-turn", player=table.users[live.game.current_seat]["first_name"]
             )
@@ -250,3 +254,57 @@ async def test_two_players_in_two_browsers(browser, mini):
     finally:
         for context in contexts:
             await context.close()
+
+
+async def test_a_player_at_the_page_gets_no_private_messages(mini):
+    """While a seat's page is open (its stream) and in front, that seat gets no ping and no
+    edit of its private hand: the page shows the turn. When the page says it went to the
+    background, the hand is brought up to date once, with an edit (no second ping for the
+    turn); pings resume on the next turn. Bad presence reports get a 400 or 404 and change
+    nothing."""
+    table = await briscola_for_two(mini)
+    fake = mini.fake
+    live = await mini.svc.games.get(table.game_id)
+    waiting = 1 - live.game.current_seat
+    user = table.users[waiting]
+    init = init_for(fake, user)
+
+    def private_calls() -> list[str]:
+        return [m for m, p in fake.calls if p.get("chat_id") == user["id"]]
+
+    async with httpx.AsyncClient(base_url=mini.url, timeout=10) as http:
+        url = f"api/events?game={table.game_id}&move={live.game.move_number}"
+        async with http.stream("GET", url, headers={"X-Init-Data": init}) as stream:
+            assert stream.status_code == 200
+            lines = stream.aiter_lines()
+            assert mini.svc.presence.at_page(table.game_id, user["id"])
+            before = private_calls()
+            await table.play_one(random.Random(1))  # the other player's card: their turn now
+            pushed = await asyncio.wait_for(read_event(lines), 10)
+            assert pushed["legal"], "the page shows the turn"
+            assert private_calls() == before, "no ping, no edit while at the page"
+
+            async def presence(body: object, who: str = init) -> int:
+                headers = {"X-Init-Data": who}
+                return (await http.post("api/presence", json=body, headers=headers)).status_code
+
+            stranger = init_for(fake, fake.add_user("Zed", username="zed"))
+            assert await presence({"game": table.game_id, "visible": "no"}) == 400
+            assert await presence({"game": "x", "visible": False}) == 400
+            assert await presence({"game": table.game_id, "visible": False}, stranger) == 404
+            assert mini.svc.presence.at_page(table.game_id, user["id"])
+
+            assert await presence({"game": table.game_id, "visible": False}) == 200
+            await mini.svc.renderer.drain()
+            brought = private_calls()[len(before) :]
+            assert "sendMessage" not in brought and "editMessageText" in brought
+            prefix = f"a:{table.game_id}:{live.game.move_number}:"
+            assert [d for _, d in table.hand_message(user).buttons if d.startswith(prefix)]
+            # Back in front: nothing more is sent; their move, then the other player's ping.
+            assert await presence({"game": table.game_id, "visible": True}) == 200
+            await table.play_one(random.Random(2))
+    for _ in range(500):  # the server sees the stream closed
+        if not mini.svc.presence.at_page(table.game_id, user["id"]):
+            break
+        await asyncio.sleep(0.02)
+    assert not mini.svc.presence.at_page(table.game_id, user["id"])

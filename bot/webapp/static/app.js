@@ -69,6 +69,7 @@ function applyTheme() {
 function receiveEvent(type, data) {
   if (type === "theme_changed" && data) setTheme(data.theme_params);
   else if (type === "back_button_pressed") goBack();
+  else if (type === "visibility_changed" && data) reportPresence(data.is_visible !== false);
   else if (type === "safe_area_changed") setInsets("safe-area", data);
   else if (type === "content_safe_area_changed") setInsets("content-safe-area", data);
 }
@@ -252,7 +253,10 @@ async function readEvents(body) {
 
 // The stream and the answer to a play race each other: an older state never replaces a newer.
 function newer(next) {
-  if (!state || next.game !== state.game || next.move >= state.move) show(next);
+  if (!state || next.game !== state.game || next.move >= state.move) {
+    turnFeedback(state, next);
+    show(next);
+  }
 }
 
 async function openGame(gameId) {
@@ -260,6 +264,41 @@ async function openGame(gameId) {
   choosing = null;
   show(await api(`api/state?game=${gameId}`));
   listen(gameId);
+  presence = { game: gameId, visible: true }; // an open stream counts as a page in front
+  reportPresence();
+}
+
+// -- presence: while this page is open and in front, the seat gets no private messages ----------
+// The server counts the page while its stream is open; the page tells it when it goes to the
+// background or comes back (Telegram's activated/deactivated, the document's visibility), and
+// buzzes when the turn comes to the player, as a ping would have notified them.
+let presence = { game: null, visible: null };
+
+function reportPresence(active) {
+  if (!state) return;
+  const tgApp = window.Telegram && window.Telegram.WebApp;
+  const inFront = active !== undefined ? active : !(tgApp && tgApp.isActive === false);
+  const visible = inFront && document.visibilityState !== "hidden";
+  if (presence.game === state.game && presence.visible === visible) return;
+  presence = { game: state.game, visible };
+  api("api/presence", { game: state.game, visible }).catch(() => {
+    presence.visible = null; // said again at the next change
+  });
+}
+
+function watchPresence() {
+  document.addEventListener("visibilitychange", () => reportPresence());
+  const tgApp = window.Telegram && window.Telegram.WebApp;
+  if (tgApp && typeof tgApp.onEvent === "function") {
+    tgApp.onEvent("activated", () => reportPresence(true));
+    tgApp.onEvent("deactivated", () => reportPresence(false));
+  }
+}
+
+function turnFeedback(before, next) {
+  const mine = (st) => st && st.legal && st.legal.length > 0;
+  if (mine(next) && !(before && before.game === next.game && mine(before)))
+    haptic("notification", "success");
 }
 
 async function send(action) {
@@ -838,6 +877,7 @@ app.addEventListener("click", (event) => {
 async function main() {
   applyTheme();
   followTheme();
+  watchPresence();
   postEvent("web_app_ready");
   postEvent("web_app_request_theme");
   postEvent("web_app_expand");

@@ -12,7 +12,7 @@ import random
 import pytest
 from telegram import Update
 
-from bot.delivery.pacing import ANSWER, LATER, LATER_SHARE, URGENT, CallBudget, ChatRateLimiter
+from bot.delivery.pacing import LATER, LATER_SHARE, RETRY, URGENT, CallBudget, ChatRateLimiter
 from tests.bot.conftest import BotRunner, Table, t
 from tests.fake_telegram import FakeTelegram
 
@@ -132,7 +132,7 @@ async def test_a_429_in_one_group_pauses_only_that_group(limited_bot, limited_fa
 
 # -- the overall budget: the player to act first ------------------------------------------------
 async def grant_order(budget: CallBudget, kinds: str) -> list[str]:
-    """Queue one call per letter of ``kinds`` (A an answer, U urgent, L later) behind a full
+    """Queue one call per letter of ``kinds`` (R a retry, U urgent, L later) behind a full
     budget, in that order; the order the budget lets them go. The budget's period must outlast
     the setup: were the bucket to leak before the first call queues (a loaded machine), that
     call would go at once, ahead of the order under test."""
@@ -141,7 +141,7 @@ async def grant_order(budget: CallBudget, kinds: str) -> list[str]:
     order: list[str] = []
 
     async def call(n: int, kind: str) -> None:
-        await budget.acquire({"A": ANSWER, "U": URGENT, "L": LATER}[kind])
+        await budget.acquire({"R": RETRY, "U": URGENT, "L": LATER}[kind])
         order.append(f"{kind}{n}")
 
     await asyncio.gather(*(call(n, kind) for n, kind in enumerate(kinds)))
@@ -154,16 +154,18 @@ async def test_urgent_calls_go_before_the_calls_that_can_wait():
     assert order == ["U2", "U3", "L0", "L1", "L4"]
 
 
-async def test_answers_to_presses_go_first():
-    """The answer to a press (its button stops spinning) goes before the pings queued
-    earlier; each kind keeps its own order."""
-    order = await grant_order(CallBudget(1, 0.05), "UUAUA")
-    assert order == ["A2", "A4", "U0", "U1", "U3"]
+async def test_a_call_refused_with_429_goes_first_when_tried_again():
+    """A message Telegram refused (429) goes, once tried again, before the pings queued while
+    it waited; each kind keeps its own order."""
+    order = await grant_order(CallBudget(1, 0.05), "UURUR")
+    assert order == ["R2", "R4", "U0", "U1", "U3"]
 
 
-async def test_answers_to_presses_count_in_the_overall_budget():
-    """answerCallbackQuery names no chat, yet it is a call like any other in the bot's 30 a
-    second: with the budget full it waits for its place; the bot's own calls (getMe) do not."""
+async def test_the_overall_budget_counts_messages_and_answers_go_at_once():
+    """The overall budget counts messages (calls that name a chat), as python-telegram-bot's
+    reference limiter does: with the budget full, a message waits for its place, while the
+    answer to a press (answerCallbackQuery names no chat) and the bot's own calls (getMe) go
+    at once."""
     limiter = ChatRateLimiter(overall_max_rate=2, group_max_rate=0)
     made: list[str] = []
 
@@ -175,14 +177,13 @@ async def test_answers_to_presses_count_in_the_overall_budget():
 
     await through("sendMessage", {"chat_id": 1})
     await through("sendMessage", {"chat_id": 2})  # the budget is full
-    answer = asyncio.ensure_future(through("answerCallbackQuery", {"callback_query_id": "7"}))
-    await through("getMe", {})
-    for _ in range(5):
-        await asyncio.sleep(0)
-    assert made == ["sendMessage", "sendMessage", "getMe"]
-    assert not answer.done()
-    await asyncio.wait_for(answer, PROMPT)
-    assert made[-1] == "answerCallbackQuery"
+    message = asyncio.ensure_future(through("editMessageText", {"chat_id": 3}))
+    await asyncio.wait_for(through("answerCallbackQuery", {"callback_query_id": "7"}), PROMPT)
+    await asyncio.wait_for(through("getMe", {}), PROMPT)
+    assert made == ["sendMessage", "sendMessage", "answerCallbackQuery", "getMe"]
+    assert not message.done()
+    await asyncio.wait_for(message, PROMPT)
+    assert made[-1] == "editMessageText"
 
 
 async def test_the_calls_that_can_wait_keep_a_share_of_the_budget():
