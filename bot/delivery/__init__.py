@@ -15,7 +15,8 @@ Its parts, by what each owns:
 
 from __future__ import annotations
 
-from bot.delivery.pacing import Limits, Pacing
+from bot.delivery.limits import Limits
+from bot.delivery.pacing import Pacing
 from bot.delivery.scheduler import Delivery
 
 __all__ = ["Delivery", "Limits", "Pacing"]

@@ -32,14 +32,12 @@ import logging
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any
 
 from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.core.settings import Settings
 from bot.delivery.flood import ANSWER_RETRIES, ANSWERS, ChatPaces, RateControl, retry_seconds
 
 log = logging.getLogger(__name__)
@@ -380,39 +378,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             self.chats.refused(chat, is_group, now + delay)
         elif self.overall is not None:
             self.overall.refused()
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The figures the bot keeps to: Telegram's, unless the settings change them (0 turns a
-    budget, the window or the gap off)."""
-
-    overall_rate: float = OVERALL_RATE
-    group_rate: float = GROUP_RATE
-    group_edit_window: float = GROUP_EDIT_WINDOW
-    private_gap: float = PRIVATE_GAP
-
-    @classmethod
-    def of(cls, settings: Settings) -> Limits:
-        """The limits of the settings, Telegram's where they leave a figure unset."""
-
-        def pick(value: float | None, default: float) -> float:
-            return default if value is None else value
-
-        return cls(
-            pick(settings.overall_max_rate, OVERALL_RATE),
-            pick(settings.group_max_rate, GROUP_RATE),
-            pick(settings.group_edit_window, GROUP_EDIT_WINDOW),
-            pick(settings.private_gap, PRIVATE_GAP),
-        )
-
-    def rate_limiter(self, max_retries: int) -> ChatRateLimiter:
-        """The Bot API client's limiter for these limits."""
-        return ChatRateLimiter(
-            overall_max_rate=self.overall_rate,
-            group_max_rate=self.group_rate,
-            max_retries=max_retries,
-        )
 
 
 class Pacing:

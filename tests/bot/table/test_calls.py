@@ -16,7 +16,8 @@ from telegram import Update
 
 import engine
 from bot.core.settings import Settings
-from bot.delivery.pacing import GROUP_PERIOD, Limits
+from bot.delivery.limits import Limits
+from bot.delivery.pacing import GROUP_PERIOD
 from bot.games import ui_for
 from bot.table import screens
 from bot.table.play import TAIL_HAND, forced_tail
