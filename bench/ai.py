@@ -19,13 +19,13 @@ counted) counts as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--hard-deals 300] [--budget-ms 250] [--jobs 2]
                        [--kind briscola] [--level normal|hard] [--skip-hard] [--samples 40]
-                       [--players 3]
+                       [--players 3] [--against normal]
 
 The hard level thinks for ``--budget-ms`` per decision in the pairings (by default
 ``engine.ai.DEFAULT_BUDGET_MS``), or searches ``--samples`` sampled deals per decision (the same
 choices however loaded the machine is: for comparing versions); the last table times it at the
 default budget on positions from normal games. ``--level`` keeps the pairings whose first player
-is that level.
+is that level, ``--against`` those whose second player is that one.
 """
 
 from __future__ import annotations
@@ -219,6 +219,7 @@ def main() -> None:
     parser.add_argument("--skip-hard", action="store_true", help="only the cheap pairings")
     parser.add_argument("--level", choices=("normal", "hard"), help="first player's level")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), help="only this many players")
+    parser.add_argument("--against", choices=("greedy", "normal"), help="second player's level")
     args = parser.parse_args()
     kinds = [k for k in KINDS if k in engine.GAMES and (args.kind in (None, k))]
     print(
@@ -232,7 +233,7 @@ def main() -> None:
             hard = "hard" in (first, second)
             if kind not in kinds or (args.skip_hard and hard) or args.level not in (None, first):
                 continue
-            if args.players not in (None, players):
+            if args.players not in (None, players) or args.against not in (None, second):
                 continue
             deals = args.hard_deals if hard else args.deals
             bench_pairing(kind, players, first, second, deals, args.budget_ms, pool, args.samples)
