@@ -536,14 +536,17 @@ class Belota(Game):
             if len(trick) == self.n:
                 self._end_trick(events)
                 return
-        self._turn = (seat + 1) % self.n
+        seat += 1
+        self._turn = seat if seat < self.n else 0
 
     def _end_trick(self, events: list[dict[str, Any]] | None) -> None:
         winner = self._win_seat
         side = self.seat_side[winner]
         points = self._points
         trick = self.trick
-        trick_points = sum(map(points.__getitem__, trick))
+        trick_points = 0
+        for card in trick:
+            trick_points += points[card]
         self.card_points[side] += trick_points
         self.tricks_won[side] += 1
         self.won_cards[side] += trick
