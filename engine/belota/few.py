@@ -147,13 +147,14 @@ class BelotaFew(Belota):
         self.exchanged: int | None = None
         return {"bergere": self.bergere}
 
-    def _serve(self) -> dict[str, Any]:
+    def _serve(self, taker: int | None) -> dict[str, Any]:
         """Serve as with four; with ``carta_girata`` "table" every player gets 3 and the turned
         card lies face up."""
-        table = self.carta_girata == "table"
-        self._serve_from(None if table else self.taker)
-        if table:
+        if self.carta_girata == "table":
+            super()._serve(None)
             self.face_up = self.turned
+        else:
+            super()._serve(taker)
         return {"face_up": self.face_up}
 
     def _finish_bidding(self, events: list[dict[str, Any]] | None) -> None:

@@ -242,7 +242,7 @@ class Belota(Game):
         self.dealer = dealer
         deck = self.next_deck()
         first, second = self.packets
-        hands: list[list[str]] = [[] for _ in range(n)]
+        hands: list[list[str]] = [[]] * n  # every seat's is dealt below
         for i in range(n):
             a = first * i
             b = first * n + second * i
@@ -273,15 +273,10 @@ class Belota(Game):
         players); what the ``deal_started`` event shows of them."""
         return {}
 
-    def _serve(self) -> dict[str, Any]:
-        """Serve from the rest, seat ``dealer+1`` first: the taker the turned card and 2 more,
-        every other player 3; what the ``cards_served`` event shows besides."""
-        self._serve_from(self.taker)
-        return {}
-
-    def _serve_from(self, taker: int | None) -> None:
-        """Serve the rest: ``taker`` the turned card and 2 more (None: nobody takes it), every
-        other player 3."""
+    def _serve(self, taker: int | None) -> dict[str, Any]:
+        """Serve from the rest, seat ``dealer+1`` first: ``taker`` the turned card and 2 more
+        (None: nobody takes it), every other player 3; what the ``cards_served`` event shows
+        besides."""
         rest = self.rest
         n = self.n
         p = 0
@@ -294,6 +289,7 @@ class Belota(Game):
                 self.hands[seat] += rest[p : p + 3]
                 p += 3
         self.rest = rest[p:]
+        return {}
 
     # -- bidding ---------------------------------------------------------------------------
     def _bid(self, seat: int, code: str, events: list[dict[str, Any]] | None) -> None:
@@ -396,7 +392,7 @@ class Belota(Game):
             contract = self.contract()
             assert contract is not None
             events.append({"type": "contract", **contract})
-        served = self._serve()
+        served = self._serve(self.taker)
         if events is not None:
             shown = {"type": "cards_served", "taker": self.taker, "turned": self.turned}
             events.append({**shown, **served})
