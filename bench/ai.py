@@ -31,6 +31,7 @@ is that level, ``--against`` those whose second player is that one.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import math
 import multiprocessing
@@ -38,7 +39,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -137,7 +140,30 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-def bench_pairing(kind, players, first, second, deals, budget_ms, pool, samples=None) -> None:
+def add_level_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a benchmark of the levels (here and in ``bench/blunders.py``): the hard
+    level's budget or samples, and the worker processes."""
+    parser.add_argument("--samples", type=int, help="hard: sampled deals per decision")
+    parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="hard budget")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+
+
+@contextlib.contextmanager
+def workers(jobs: int, ordered: bool = False) -> Iterator[Callable[..., Iterator[Any]]]:
+    """A map over ``jobs`` worker processes (the built-in ``map`` for one), giving results as
+    they come (``ordered``: in the order of the work); the processes are closed on leaving."""
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    try:
+        if pool is None:
+            yield map
+        else:
+            yield pool.imap if ordered else pool.imap_unordered
+    finally:
+        if pool:
+            pool.close()
+
+
+def bench_pairing(kind, players, first, second, deals, budget_ms, imap, samples=None) -> None:
     """Play and print one pairing."""
     pairs = max(1, deals // 2)
     jobs = [(kind, players, first, second, 10_000 + k, budget_ms, samples) for k in range(pairs)]
@@ -145,9 +171,8 @@ def bench_pairing(kind, players, first, second, deals, budget_ms, pool, samples=
     margins: list[int] = []
     pair_means: list[float] = []
     times: dict[str, list[float]] = {}
-    mapper = pool.imap_unordered(run_pair, jobs) if pool else map(run_pair, jobs)
     pairs_seen: list[list[int]] = []
-    for m, t in mapper:
+    for m, t in imap(run_pair, jobs):
         pairs_seen.append(m)
         margins += m
         pair_means.append(statistics.fmean(m))
@@ -211,9 +236,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per normal pairing")
     parser.add_argument("--hard-deals", type=int, default=300, help="deals per hard pairing")
-    parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="hard budget")
-    parser.add_argument("--samples", type=int, help="hard: sampled deals per decision")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    add_level_options(parser)
     parser.add_argument("--kind", choices=KINDS)
     parser.add_argument("--timing", type=int, default=200, help="decisions timed at default")
     parser.add_argument("--skip-hard", action="store_true", help="only the cheap pairings")
@@ -227,8 +250,7 @@ def main() -> None:
         f"hard budget {args.budget_ms} ms, jobs {args.jobs}"
         + (f", hard samples {args.samples}" if args.samples else "")
     )
-    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
-    try:
+    with workers(args.jobs) as imap:
         for kind, players, first, second in PAIRINGS:
             hard = "hard" in (first, second)
             if kind not in kinds or (args.skip_hard and hard) or args.level not in (None, first):
@@ -236,10 +258,7 @@ def main() -> None:
             if args.players not in (None, players) or args.against not in (None, second):
                 continue
             deals = args.hard_deals if hard else args.deals
-            bench_pairing(kind, players, first, second, deals, args.budget_ms, pool, args.samples)
-    finally:
-        if pool:
-            pool.close()
+            bench_pairing(kind, players, first, second, deals, args.budget_ms, imap, args.samples)
     if args.timing:
         timed = dict.fromkeys((k, p) for k, p, _, _ in PAIRINGS if k in kinds)
         for kind, players in timed:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import random
 import statistics
 import sys
@@ -37,8 +36,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
-from engine.ai import DEFAULT_BUDGET_MS, choose
+from bench.ai import add_level_options, workers
 from engine.ai import briscola as bris
+from engine.ai import choose
 from engine.ai import cirulla as cir
 from engine.ai.search import RESULT, alpha_beta, game_children, worth
 
@@ -143,7 +143,7 @@ def positions(args: tuple) -> list[tuple[float, float, float]]:
     return found
 
 
-def bench(kind: str, level: str, count: int, samples, budget_ms, stock: int, pool) -> None:
+def bench(kind: str, level: str, count: int, samples, budget_ms, stock: int, imap) -> None:
     """Collect ``count`` positions of ``kind`` and print the level's blunders on them."""
     start = time.perf_counter()
     found: list[tuple[float, float, float]] = []
@@ -151,7 +151,7 @@ def bench(kind: str, level: str, count: int, samples, budget_ms, stock: int, poo
     while len(found) < count:
         jobs = [(kind, seed + k, level, samples, budget_ms, stock) for k in range(20)]
         seed += 20
-        for part in pool.imap(positions, jobs) if pool else map(positions, jobs):
+        for part in imap(positions, jobs):
             found += part
     found = found[:count]
     n = len(found)
@@ -175,22 +175,16 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=1000, help="positions per game")
     parser.add_argument("--kind", choices=("briscola", "cirulla"))
     parser.add_argument("--level", choices=("normal", "hard"), action="append")
-    parser.add_argument("--samples", type=int, help="hard: sampled deals per decision")
-    parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="hard budget")
     parser.add_argument("--briscola-stock", type=int, default=12, help="positions' stock")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    add_level_options(parser)
     args = parser.parse_args()
-    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
-    try:
+    with workers(args.jobs, ordered=True) as imap:
         for kind in ("briscola", "cirulla"):
             if args.kind not in (None, kind):
                 continue
             stock = args.briscola_stock if kind == "briscola" else 6
             for level in args.level or ["normal", "hard"]:
-                bench(kind, level, args.positions, args.samples, args.budget_ms, stock, pool)
-    finally:
-        if pool:
-            pool.close()
+                bench(kind, level, args.positions, args.samples, args.budget_ms, stock, imap)
 
 
 if __name__ == "__main__":

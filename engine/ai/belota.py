@@ -53,7 +53,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
+from engine.ai.search import (
+    alpha_beta,
+    best_total,
+    game_children,
+    hand_points,
+    monte_carlo,
+    worth,
+)
 from engine.base import Game
 from engine.belota.game import Belota
 from engine.belota.knowledge import view_knowledge
@@ -454,9 +461,10 @@ def ending(
     tricks: int = HARD_ENDING_TRICKS,
 ) -> str | None:
     """In the last ``tricks`` tricks, the card that does best (deals won first, then the
-    margin) over every deal consistent with the view, each searched exactly; ``None`` earlier,
-    or when more than ``worlds`` deals are consistent. Given the game, the deals are the
-    engine's (``game.deals``); otherwise they are worked out from the view."""
+    margin) over every deal consistent with the view, each searched exactly (with two or three
+    players, the others playing against the seat); ``None`` earlier, or when more than
+    ``worlds`` deals are consistent. Given the game, the deals are the engine's
+    (``game.deals``); otherwise they are worked out from the view."""
     if view["phase"] != "playing" or len(view["hand"]) > tricks or len(legal) < 2:
         return None
     seat = view["seat"]
@@ -467,13 +475,7 @@ def ending(
         worlds_ = _view_deals(view, worlds)
     if not worlds_:
         return None
-    team = seat & 1
-    totals = dict.fromkeys(legal, 0.0)
-    for g in worlds_:
-        for i, code in enumerate(legal):
-            child = g if i == len(legal) - 1 else g.copy()
-            totals[code] += _search(child, seat, code, team)
-    return max(legal, key=totals.__getitem__)
+    return best_total(legal, worlds_, lambda g, code: _search(g, seat, code))
 
 
 def _view_deals(view: dict[str, Any], worlds: int) -> list[Belota]:
@@ -483,19 +485,23 @@ def _view_deals(view: dict[str, Any], worlds: int) -> list[Belota]:
     return [] if g is None else g.deals(view["seat"], worlds)
 
 
-def _search(g: Belota, seat: int, code: str, team: int) -> float:
-    """The worth to ``team`` of ``seat`` playing ``code`` in ``g`` (changed in place), every
-    seat then playing its side's best."""
+def margin(points: Sequence[int], side: int) -> int:
+    """A side's points less the best other side's."""
+    return points[side] - max(p for i, p in enumerate(points) if i != side)
+
+
+def _search(g: Belota, seat: int, code: str) -> float:
+    """The worth to ``seat``'s side of ``seat`` playing ``code`` in ``g`` (changed in place),
+    every seat then playing its side's best."""
+    side = g.side_of(seat)
+    sides = len(g.sides)
 
     def expand(node: tuple[Belota, list[dict[str, Any]]]) -> Any:
         g, events = node
-        for event in events:
-            if event["type"] == "deal_scored":
-                points = event["points"]
-                return worth(points[team] - points[1 - team])
-            if event["type"] == "deal_annulled":
-                return 0.0
-        return (g.current_seat & 1) == team, game_children(g)
+        points = hand_points(events, sides)
+        if points is not None:
+            return worth(margin(points, side))
+        return g.side_of(g.current_seat) == side, game_children(g)
 
     return alpha_beta((g, g.play(seat, code)), expand)
 
@@ -566,11 +572,9 @@ def playout(g: Belota) -> list[int]:
                 declarer = _declarer(g)
             memory.read(s.played)
             code = choose_card(table_of(g, seat, legal, memory, declarer))
-        for event in g.play(seat, code):
-            if event["type"] == "deal_scored":
-                return event["points"]
-            if event["type"] == "deal_annulled":
-                return [0, 0]
+        points = hand_points(g.play(seat, code), 2)
+        if points is not None:
+            return points
 
 
 class Surprises:

@@ -28,12 +28,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
+from engine.ai.search import hand_points, monte_carlo
 from engine.base import Game
 from engine.belota.game import Belota
 from engine.belota.tables import POINTS, STRENGTH
 
 from . import belota as four
+from .belota import margin
 
 DECLARE = "declare"
 EXCHANGE = "exchange"
@@ -272,57 +273,11 @@ def normal(
     code = _first_trick(view["hand"], legal, trump, view["turned"])
     if code is not None:
         return code
-    code = ending(view, legal, NORMAL_ENDING_WORLDS, game, NORMAL_ENDING_TRICKS)
+    code = four.ending(view, legal, NORMAL_ENDING_WORLDS, game, NORMAL_ENDING_TRICKS)
     if code is not None:
         return code
     table, memory = table_from_view(view, legal)
     return choose_card(table, memory)
-
-
-def ending(
-    view: dict[str, Any],
-    legal: list[str],
-    worlds: int,
-    game: Game | None = None,
-    tricks: int = HARD_ENDING_TRICKS,
-) -> str | None:
-    """In the last ``tricks`` tricks, the card that does best over every deal consistent with
-    the view, each searched exactly (the others playing against the seat); None otherwise."""
-    if view["phase"] != "playing" or len(view["hand"]) > tricks or len(legal) < 2:
-        return None
-    seat = view["seat"]
-    if game is not None:
-        assert isinstance(game, Belota)
-        worlds_ = game.deals(seat, worlds)
-    else:
-        g = Belota.from_view(view, random.Random(0))
-        worlds_ = [] if g is None else g.deals(seat, worlds)
-    if not worlds_:
-        return None
-    totals = dict.fromkeys(legal, 0.0)
-    for g in worlds_:
-        for i, code in enumerate(legal):
-            child = g if i == len(legal) - 1 else g.copy()
-            totals[code] += _search(child, seat, code)
-    return max(legal, key=totals.__getitem__)
-
-
-def margin(points: Sequence[int], seat: int) -> int:
-    """A seat's points less the best other player's."""
-    return points[seat] - max(p for i, p in enumerate(points) if i != seat)
-
-
-def _search(g: Belota, seat: int, code: str) -> float:
-    def expand(node: tuple[Belota, list[dict[str, Any]]]) -> Any:
-        g, events = node
-        for event in events:
-            if event["type"] == "deal_scored":
-                return worth(margin(event["points"], seat))
-            if event["type"] == "deal_annulled":
-                return 0.0
-        return g.current_seat == seat, game_children(g)
-
-    return alpha_beta((g, g.play(seat, code)), expand)
 
 
 def playout(g: Belota) -> list[int]:
@@ -352,11 +307,9 @@ def playout(g: Belota) -> list[int]:
                     seat, s.trump, s.hand, cards, s.trick, s.leader, memory, declarer, declarer
                 )  # type: ignore[arg-type]
                 code = choose_card(t, memory)
-        for event in g.play(seat, code):
-            if event["type"] == "deal_scored":
-                return event["points"]
-            if event["type"] == "deal_annulled":
-                return [0] * n
+        points = hand_points(g.play(seat, code), n)
+        if points is not None:
+            return points
 
 
 def hard(
@@ -379,7 +332,7 @@ def hard(
         code = _first_trick(view["hand"], legal, trump, view["turned"])
         if code is not None:
             return code
-        code = ending(view, legal, HARD_ENDING_WORLDS, game, HARD_ENDING_TRICKS)
+        code = four.ending(view, legal, HARD_ENDING_WORLDS, game, HARD_ENDING_TRICKS)
         if code is not None:
             return code
     first = normal(view, legal, rng, game)

@@ -17,6 +17,7 @@ from engine.base import Game
 
 W = TypeVar("W")
 S = TypeVar("S")
+G = TypeVar("G", bound=Game)
 
 # Every few worlds, candidates whose mean gain is this many standard errors behind the best stop
 # being played out, so that the rest get more worlds.
@@ -160,6 +161,29 @@ def game_children(g: Game) -> Iterator[tuple[Game, list[dict[str, Any]]]]:
     for i, code in enumerate(legal):
         child = g if i == last else g.copy()
         yield child, child.play(seat, code)
+
+
+def hand_points(events: Iterable[dict[str, Any]], sides: int) -> list[int] | None:
+    """The points per side of the hand that ``events`` end (zeros for an annulled hand), or
+    None when they end none: what a playout of one hand waits for after each action."""
+    for event in events:
+        if event["type"] == "deal_scored":
+            return event["points"]
+        if event["type"] == "deal_annulled":
+            return [0] * sides
+    return None
+
+
+def best_total(legal: Sequence[str], worlds: Iterable[G], value: Callable[[G, str], float]) -> str:
+    """The action of ``legal`` with the greatest total ``value(world, code)`` over ``worlds``
+    (ties to the first listed); each action is played on a copy of each world but the last,
+    played on the world itself (one copy fewer)."""
+    totals = dict.fromkeys(legal, 0.0)
+    last = len(legal) - 1
+    for world in worlds:
+        for i, code in enumerate(legal):
+            totals[code] += value(world if i == last else world.copy(), code)
+    return max(legal, key=totals.__getitem__)
 
 
 def worth(margin: float) -> float:

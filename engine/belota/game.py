@@ -121,6 +121,13 @@ class Belota(Game):
     shared_state = frozenset(
         ("sides", "seat_side", "_rules_json", "_strength", "_points", "last_trick", "_legal")
     )
+    # What the two- and three-player game (``engine.belota.few``) changes, the rest of the
+    # rules being written once here over ``n`` seats and their sides (``seat_side``): the
+    # cards each player is dealt before the bidding (first packet, second packet), the tricks
+    # of a hand, and whether a partner holding the trick spares a player from trumping.
+    packets: tuple[int, int] = (3, 2)
+    tricks_per_hand = 8
+    partners = True
 
     def __new__(cls, players: int = 4, *args: Any, **kwargs: Any) -> Belota:
         """Two or three players make a ``BelotaFew`` (``engine.belota.few``): the same surface,
@@ -144,16 +151,11 @@ class Belota(Game):
         rules: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(players, seed=seed, deck=deck, dealer=dealer, rules=rules)
-        rules_ = self.rules
-        assert isinstance(rules_, BelotaRules)
-        # Plain attributes: the hot path never touches pydantic.
-        self.target: int = rules_.target
-        self.curu_points: int = rules_.curu_points
-        self.dedans: bool = rules_.dedans
-        self.multiply_declarations: bool = rules_.multiply_declarations
-        self._rules_json = rules_json(rules_)
-        self._scores = [0, 0]
-        self.litigiu = 0  # a tied contract team's total, frozen until a hand is won outright
+        self._read_rules(self.rules)
+        self._rules_json = rules_json(self.rules)
+        self.n = players
+        self._scores = [0] * len(self.sides)
+        self.litigiu = 0  # a tied contract side's total, frozen until a hand is won outright
         self.scoresheet: list[dict[str, Any]] = []
         self._winners: list[int] = []
         self.deal = 0
@@ -161,6 +163,14 @@ class Belota(Game):
         # The legal actions of the seat to act in the play, computed once per move.
         self._legal: list[str] | None = None
         self._start_deal(dealer, [])
+
+    def _read_rules(self, rules: HouseRules) -> None:
+        """Copy the house rules into plain attributes: the hot path never touches pydantic."""
+        assert isinstance(rules, BelotaRules)
+        self.target: int = rules.target
+        self.curu_points: int = rules.curu_points
+        self.dedans: bool = rules.dedans
+        self.multiply_declarations: bool = rules.multiply_declarations
 
     # -- the contract's surface -----------------------------------------------------------
     @property
@@ -180,7 +190,8 @@ class Belota(Game):
 
     @property
     def scores(self) -> list[int]:
-        """Match points per team (team 0: seats 0 and 2; team 1: seats 1 and 3)."""
+        """Match points per side: with four players per team (team 0: seats 0 and 2; team 1:
+        seats 1 and 3), with two or three per player (seat ``s`` is side ``s``)."""
         return list(self._scores)
 
     @property
@@ -212,9 +223,9 @@ class Belota(Game):
                 raise self._card_refusal(seat, code)
             self._legal = None
             self.actions.append(code)
-            if code == "declare":
-                return self._declare(seat)
-            return self._play_card(seat, code)
+            if code in CARDS:
+                return self._play_card(seat, code)
+            return self._before_card(seat, code)
         if code not in self._bid_options:
             raise self._bid_refusal(code)
         self.actions.append(code)
@@ -224,21 +235,28 @@ class Belota(Game):
 
     # -- dealing ---------------------------------------------------------------------------
     def _start_deal(self, dealer: int, events: list[dict[str, Any]] | None) -> None:
-        """Deal 3 + 2 cards to each player from seat ``dealer+1`` and turn the 21st card."""
+        """Deal the two packets (3 + 2 cards with four players) to each player from seat
+        ``dealer+1`` and turn the next card."""
+        n = self.n
         self.deal += 1
         self.dealer = dealer
         deck = self.next_deck()
-        hands: list[list[str]] = [[], [], [], []]
-        for i in range(4):
-            hands[(dealer + 1 + i) & 3] = deck[3 * i : 3 * i + 3] + deck[12 + 2 * i : 14 + 2 * i]
+        first, second = self.packets
+        hands: list[list[str]] = [[]] * n  # every seat's is dealt below
+        for i in range(n):
+            a = first * i
+            b = first * n + second * i
+            hands[(dealer + 1 + i) % n] = deck[a : a + first] + deck[b : b + second]
+        start = (first + second) * n
         self.hands = hands
-        self.turned = deck[20]
-        self.rest = deck[21:]
+        self.turned = deck[start]
+        self.rest = deck[start + 1 :]
+        aside = self._lay_aside()
         self._phase = BIDDING
         self._stage = FIRST
         self._spoken = 0
         self._bid_options: tuple[str, ...] = FIRST_BIDS
-        self._turn: int | None = (dealer + 1) & 3
+        self._turn: int | None = (dealer + 1) % n
         self.bids: list[list[Any]] = []
         self.trump = ""  # "" is sensa (and "no trump yet" while bidding)
         self.sensa = False
@@ -248,56 +266,68 @@ class Belota(Game):
         self.declarer: int | None = None
         if events is not None:
             started = {"type": "deal_started", "deal": self.deal, "dealer": dealer}
-            events.append({**started, "turned": self.turned})
+            events.append({**started, "turned": self.turned, **aside})
 
-    def _serve(self) -> None:
-        """Serve the rest: the turned card and 2 more to the taker, 3 to each other player."""
+    def _lay_aside(self) -> dict[str, Any]:
+        """Set out the cards that lie face up out of play from the deal on (none with four
+        players); what the ``deal_started`` event shows of them."""
+        return {}
+
+    def _serve(self, taker: int | None) -> dict[str, Any]:
+        """Serve from the rest, seat ``dealer+1`` first: ``taker`` the turned card and 2 more
+        (None: nobody takes it), every other player 3; what the ``cards_served`` event shows
+        besides."""
         rest = self.rest
+        n = self.n
         p = 0
-        for i in range(4):
-            seat = (self.dealer + 1 + i) & 3
-            if seat == self.taker:
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            if seat == taker:
                 self.hands[seat] += [self.turned, *rest[p : p + 2]]
                 p += 2
             else:
                 self.hands[seat] += rest[p : p + 3]
                 p += 3
-        self.rest = []
+        self.rest = rest[p:]
+        return {}
 
     # -- bidding ---------------------------------------------------------------------------
     def _bid(self, seat: int, code: str, events: list[dict[str, Any]] | None) -> None:
         """Apply an allowed bid (``events`` None: the fast path, which builds no event)."""
+        n = self.n
         self.bids.append([seat, code])
         stage = self._stage
         if code == "pass":
             self._spoken += 1
             spoken = self._spoken
             if stage == FIRST:
-                if spoken == 4:
-                    self._set_stage(SECOND, (self.dealer + 1) & 3)
+                if spoken == n:
+                    self._set_stage(SECOND, (self.dealer + 1) % n)
                 else:
-                    self._turn = (seat + 1) & 3
+                    self._turn = (seat + 1) % n
             elif stage == SECOND:
-                if spoken == 4:
+                if spoken == n:
                     if events is not None:
-                        annulled = {
-                            "type": "deal_annulled",
-                            "deal": self.deal,
-                            "dealer": self.dealer,
-                        }
-                        events.append(annulled)
-                    self._start_deal((self.dealer + 1) & 3, events)
+                        annulled = {"type": "deal_annulled", "deal": self.deal}
+                        events.append({**annulled, "dealer": self.dealer})
+                    self._start_deal((self.dealer + 1) % n, events)
                 else:
-                    self._turn = (seat + 1) & 3
+                    self._turn = (seat + 1) % n
             elif stage == OVERTURN:
-                if spoken == 3:
+                if spoken == n - 1:  # every other player
                     self._finish_bidding(events)
                 else:
-                    self._turn = (seat + 1) & 3
-            elif spoken == 2:
-                self._finish_bidding(events)
-            else:
-                self._turn = (seat + 2) & 3  # the declarer's left, after the declarer's right
+                    self._turn = (seat + 1) % n
+            else:  # the contru: the declarer's opponents, from his right
+                side = self.seat_side
+                team = side[self.declarer]  # type: ignore[index]
+                if spoken == n - len(self.sides[team]):
+                    self._finish_bidding(events)
+                else:
+                    seat = (seat + 1) % n
+                    while side[seat] == team:  # the declarer's partner does not answer
+                        seat = (seat + 1) % n
+                    self._turn = seat
         elif code == "sensa":
             self.trump = ""
             self.sensa = True
@@ -305,7 +335,7 @@ class Belota(Game):
             self.declarer = seat
             if self.taker is None:
                 self.taker = seat
-            self._set_stage(CONTRU, (seat + 1) & 3)
+            self._set_stage(CONTRU, (seat + 1) % n)
         elif code == "contru":
             self.contru = True
             self.multiplier = 3
@@ -313,7 +343,7 @@ class Belota(Game):
         else:  # "take" or "trump:X"
             self.trump = self.turned[1] if code == "take" else code[6]
             self.taker = self.declarer = seat
-            self._set_stage(OVERTURN, (seat + 1) & 3)
+            self._set_stage(OVERTURN, (seat + 1) % n)
 
     def _set_stage(self, stage: int, first: int) -> None:
         self._stage = stage
@@ -338,14 +368,15 @@ class Belota(Game):
         return IllegalAction("unknown_action", repr(code))
 
     def contract(self) -> dict[str, Any] | None:
-        """The contract once bidding is over: taker, declarer, team, trump, sensa, contru."""
+        """The contract once bidding is over: taker, declarer, team (the declarer's side: with
+        two or three players the contract player himself), trump, sensa, contru, multiplier."""
         if self._phase == BIDDING:
             return None
         assert self.declarer is not None
         return {
             "taker": self.taker,
             "declarer": self.declarer,
-            "team": self.declarer & 1,
+            "team": self.seat_side[self.declarer],
             "trump": self.trump or None,
             "sensa": self.sensa,
             "contru": self.contru,
@@ -354,18 +385,21 @@ class Belota(Game):
 
     def _finish_bidding(self, events: list[dict[str, Any]] | None) -> None:
         """Fix the contract, serve the rest, and open the first trick."""
+        n = self.n
+        sides = len(self.sides)
         self._phase = PLAYING
         if events is not None:
             contract = self.contract()
             assert contract is not None
             events.append({"type": "contract", **contract})
-        self._serve()
+        served = self._serve(self.taker)
         if events is not None:
-            events.append({"type": "cards_served", "taker": self.taker, "turned": self.turned})
+            shown = {"type": "cards_served", "taker": self.taker, "turned": self.turned}
+            events.append({**shown, **served})
         trump = self.trump
         self._strength = STRENGTH[trump]
         self._points = POINTS[trump]
-        self.leader = (self.dealer + 1) & 3
+        self.leader = (self.dealer + 1) % n
         self._turn = self.leader
         self.trick: list[str] = []
         # Every card played in this hand, in order: public (each was played face up), and what a
@@ -375,17 +409,22 @@ class Belota(Game):
         self._win_seat = -1
         self._win_value = -1
         self.tricks_done = 0
-        self.card_points = [0, 0]
-        self.tricks_won = [0, 0]
-        self.won_cards: list[list[str]] = [[], []]
+        self.card_points = [0] * sides
+        self.tricks_won = [0] * sides
+        self.won_cards: list[list[str]] = [[] for _ in range(sides)]
         self.last_trick: dict[str, Any] | None = None
         self._can_declare = [has_declaration(h) for h in self.hands]
-        self.declared: list[list[dict[str, Any]]] = [[], [], [], []]
+        self.declared: list[list[dict[str, Any]]] = [[] for _ in range(n)]
         self.declaration_team: int | None = None
         self.declaration_points = 0
-        self.belota_seat: int | None = None
         self.belota_played = 0
+        self._find_belota()
+
+    def _find_belota(self) -> None:
+        """The seat holding the trump king and queen, if any (before they are played)."""
+        self.belota_seat: int | None = None
         self._belota_cards: tuple[str, ...] = ()
+        trump = self.trump
         if trump:
             k, q = "K" + trump, "Q" + trump
             for seat, hand in enumerate(self.hands):
@@ -400,15 +439,21 @@ class Belota(Game):
         if not self.trick:
             legal = list(hand)
         else:
-            legal = legal_cards(
-                hand, seat, self._led, self.trump, self._strength, self._win_seat, self._win_value
-            )
+            # Without partners, a player who cannot follow trumps whoever holds the trick.
+            ws = self._win_seat if self.partners else -1
+            wv = self._win_value
+            legal = legal_cards(hand, seat, self._led, self.trump, self._strength, ws, wv)
             if legal is hand:
                 legal = list(hand)
-        if self.tricks_done == 0 and self._can_declare[seat]:
-            legal.insert(0, "declare")
+        if self.tricks_done == 0:
+            self._first_trick_actions(seat, legal)
         self._legal = legal
         return legal
+
+    def _first_trick_actions(self, seat: int, legal: list[str]) -> None:
+        """Put in front of ``legal`` what ``seat`` may do in the first trick before his card."""
+        if self._can_declare[seat]:
+            legal.insert(0, "declare")
 
     def _card_refusal(self, seat: int, code: object) -> IllegalAction:
         """Why a refused action is refused in the play."""
@@ -436,13 +481,18 @@ class Belota(Game):
             return IllegalAction("must_overtrump", f"{code} does not beat the highest trump")
         return IllegalAction("must_trump", f"{code}: no {led} in hand, and a trump is due")
 
+    def _before_card(self, seat: int, code: str) -> list[dict[str, Any]]:
+        """Apply a legal action of the first trick that is not a card (``"declare"``)."""
+        return self._declare(seat)
+
     def _declare(self, seat: int) -> list[dict[str, Any]]:
         """Declare all of ``seat``'s declarations; its cards become public."""
         found = find_declarations(self.hands[seat], self.trump, self.curu_points)
         self.declared[seat] = found
         self._can_declare[seat] = False
         shown = [{**d, "cards": list(d["cards"])} for d in found]
-        return [{"type": "declared", "seat": seat, "team": seat & 1, "declarations": shown}]
+        team = self.seat_side[seat]
+        return [{"type": "declared", "seat": seat, "team": team, "declarations": shown}]
 
     def _play_card(self, seat: int, card: str) -> list[dict[str, Any]]:
         """Play a legal card and return the events."""
@@ -466,15 +516,8 @@ class Belota(Game):
             elif self.belota_played == 1:
                 events.append({"type": "belota", "seat": seat, "card": card})
             else:
-                events.append(
-                    {
-                        "type": "rebelota",
-                        "seat": seat,
-                        "card": card,
-                        "team": seat & 1,
-                        "points": BELOTA,
-                    }
-                )
+                rebelota = {"type": "rebelota", "seat": seat, "card": card}
+                events.append({**rebelota, "team": self.seat_side[seat], "points": BELOTA})
         if len(trick) == 1:
             self._led = card[1]
             self._win_seat = seat
@@ -486,27 +529,27 @@ class Belota(Game):
                 if value > self._win_value:
                     self._win_seat = seat
                     self._win_value = value
-            if len(trick) == 4:
+            if len(trick) == self.n:
                 self._end_trick(events)
                 return
-        self._turn = (seat + 1) & 3
+        seat += 1
+        self._turn = seat if seat < self.n else 0
 
     def _end_trick(self, events: list[dict[str, Any]] | None) -> None:
         winner = self._win_seat
-        team = winner & 1
+        side = self.seat_side[winner]
         points = self._points
         trick = self.trick
-        trick_points = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
-        self.card_points[team] += trick_points
-        self.tricks_won[team] += 1
-        self.won_cards[team] += trick
+        trick_points = 0
+        for card in trick:
+            trick_points += points[card]
+        self.card_points[side] += trick_points
+        self.tricks_won[side] += 1
+        self.won_cards[side] += trick
         self.tricks_done += 1
-        if events is None:
-            if self.tricks_done == 1:
-                self._settle_declarations([])
-        else:
-            if self.tricks_done == 1:
-                self._settle_declarations(events)
+        if self.tricks_done == 1:
+            self._settle_declarations(events if events is not None else [])
+        if events is not None:
             events.append(
                 {
                     "type": "trick_won",
@@ -523,38 +566,84 @@ class Belota(Game):
             "points": trick_points,
         }
         self.trick = []
-        if self.tricks_done == 8:
+        if self.tricks_done == self.tricks_per_hand:
             self._score_hand(events)
         else:
             self.leader = self._turn = winner
 
     def _settle_declarations(self, events: list[dict[str, Any]]) -> None:
-        """After the first trick: the best declaration's team scores all of its own."""
+        """After the first trick: the side holding the single best declaration scores all of
+        its own; every other side's are void."""
         if not any(self.declared):
             return
-        order = [(self.dealer + 1 + i) & 3 for i in range(4)]
+        n = self.n
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
         declared = [(seat, d) for seat in order for d in self.declared[seat]]
-        best = best_declaration(declared, self.dealer)
+        best = self._best_declaration(declared)
         if best is None:
             return
-        team = best[0] & 1
+        side = self.seat_side
+        team = side[best[0]]
         self.declaration_team = team
-        self.declaration_points = sum(d["points"] for s, d in declared if s & 1 == team)
+        self.declaration_points = sum(d["points"] for s, d in declared if side[s] == team)
         events.append(
             {
                 "type": "declarations_scored",
                 "team": team,
                 "points": self.declaration_points,
                 "best": {"seat": best[0], **best[1], "cards": list(best[1]["cards"])},
-                "void": sorted({s for s, _ in declared if s & 1 != team}),
+                "void": sorted({s for s, _ in declared if side[s] != team}),
             }
         )
 
+    def _best_declaration(
+        self, declared: list[tuple[int, dict[str, Any]]]
+    ) -> tuple[int, dict[str, Any]] | None:
+        """The single best of ``declared`` (seat and declaration, from the dealer's right)."""
+        return best_declaration(declared, self.dealer)
+
     # -- scoring ---------------------------------------------------------------------------
     def _score_hand(self, events: list[dict[str, Any]] | None) -> None:
+        result = self._hand_result()
+        self.litigiu = result["litigiu"]["pending"]
+        points = result["points"]
+        scores = self._scores
+        for side, won in enumerate(points):
+            scores[side] += won
+        if events is not None:
+            scored = {
+                "type": "deal_scored",
+                "deal": self.deal,
+                "dealer": self.dealer,
+                "contract": self.contract(),
+                "tricks": list(self.tricks_won),
+                **result,
+                "scores": list(scores),
+            }
+            events.append(scored)
+        self.scoresheet.append(
+            {
+                "deal": self.deal,
+                "result": result["result"],
+                "points": list(points),
+                "scores": list(scores),
+            }
+        )
+        winner = self._match_winner()
+        if winner is not None:
+            self._winners = list(self.sides[winner])
+            self._phase = OVER
+            self._turn = None
+            if events is not None:
+                events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})
+        else:
+            self._start_deal((self.dealer + 1) % self.n, events)
+
+    def _hand_result(self) -> dict[str, Any]:
+        """The hand's ``deal_scored`` figures, per team (``scoring.score_hand``)."""
         assert self.declarer is not None
         belota_team = None if self.belota_seat is None else self.belota_seat & 1
-        result = score_hand(
+        return score_hand(
             contract_team=self.declarer & 1,
             multiplier=self.multiplier,
             card_points=self.card_points,
@@ -567,38 +656,10 @@ class Belota(Game):
             multiply_declarations=self.multiply_declarations,
             litigiu=self.litigiu,
         )
-        self.litigiu = result["litigiu"]["pending"]
-        points = result["points"]
-        self._scores[0] += points[0]
-        self._scores[1] += points[1]
-        if events is not None:
-            scored = {
-                "type": "deal_scored",
-                "deal": self.deal,
-                "dealer": self.dealer,
-                "contract": self.contract(),
-                "tricks": list(self.tricks_won),
-                **result,
-                "scores": list(self._scores),
-            }
-            events.append(scored)
-        self.scoresheet.append(
-            {
-                "deal": self.deal,
-                "result": result["result"],
-                "points": list(points),
-                "scores": list(self._scores),
-            }
-        )
-        winner = match_winner(self._scores, self.target)
-        if winner is not None:
-            self._winners = list(self.sides[winner])
-            self._phase = OVER
-            self._turn = None
-            if events is not None:
-                events.append({"type": "game_over", "winners": self.winners, "scores": self.scores})
-        else:
-            self._start_deal((self.dealer + 1) & 3, events)
+
+    def _match_winner(self) -> int | None:
+        """The side that wins the match at the end of a hand, or None to play on."""
+        return match_winner(self._scores, self.target)
 
     # -- the fast path -----------------------------------------------------------------------
     def choices(self) -> list[int]:
@@ -626,12 +687,12 @@ class Belota(Game):
         self.actions.append(code)
         if self._phase != PLAYING:
             self._bid(seat, code, None)
-        elif code == "declare":
-            self._legal = None
-            self._declare(seat)
-        else:
+        elif code in CARDS:
             self._legal = None
             self._put(seat, code, None)
+        else:
+            self._legal = None
+            self._before_card(seat, code)
 
     def _random_playout(self, rng: random.Random, deal_only: bool) -> None:
         """``playout`` with uniformly random choices, without building them."""
@@ -757,23 +818,31 @@ class Belota(Game):
         belòta, the voids shown by play).
         """
         g = self.copy()
+        n = self.n
         if self._phase == BIDDING:
-            pool = [c for p in range(4) if p != seat for c in self.hands[p]] + self.rest
+            shown = self.out_of_play()  # stays where it lies
+            pool = [c for p in range(n) if p != seat for c in self.hands[p]]
+            pool += [c for c in self.rest if c not in shown]
             rng.shuffle(pool)
             i = 0
-            for p in range(4):
+            for p in range(n):
                 if p != seat:
-                    g.hands[p] = pool[i : i + 5]
-                    i += 5
-            g.rest = pool[i:]
+                    size = len(self.hands[p])
+                    g.hands[p] = pool[i : i + size]
+                    i += size
+            g.rest = pool[i:] + shown
         elif self._phase == PLAYING:
             facts = self._knowledge(seat)
             hands = None if facts is None else facts.deal(rng)
             if hands is not None:  # else no deal found: the hands stay as they are
-                g.hands = hands
+                g._set_hands(hands)
             g._after_sampling(seat)
         g.seed = rng.getrandbits(63)
         return g
+
+    def _set_hands(self, hands: list[list[str]]) -> None:
+        """The hands of a deal ``Knowledge`` made."""
+        self.hands = hands
 
     def _played_by(self) -> list[list[str]]:
         """The cards each seat has played in this hand (every card was played face up)."""
@@ -784,20 +853,27 @@ class Belota(Game):
         return plays(self.played, self.dealer, self.trump)
 
     def _knowledge(self, seat: int) -> Knowledge | None:
-        """What ``seat`` knows of the hands in the play; None when nothing is hidden."""
+        """What ``seat`` knows of the hands in the play (and of the cards face down out of
+        play, where there are any); None when nothing is hidden."""
+        n = self.n
         hands = self.hands
         shown: list[list[str]] = []
         hidden: list[str] = []
-        for p in range(4):
+        for p in range(n):
             if p == seat:
                 shown.append(list(hands[p]))
                 continue
             known = self.known_cards(p)
             shown.append([c for c in hands[p] if c in known])
             hidden += [c for c in hands[p] if c not in known]
+        room = [len(hands[p]) - len(shown[p]) for p in range(n)]
+        aside = self._face_down_aside()
+        if aside is not None:  # dealt as one more hand
+            shown.append([])
+            hidden += aside
+            room.append(len(aside))
         if not hidden:
             return None
-        room = [len(hands[p]) - len(shown[p]) for p in range(4)]
         belota = (self.belota_seat, self.belota_played) if self.belota_played else None
         return Knowledge(
             seat,
@@ -810,7 +886,13 @@ class Belota(Game):
             belota,  # type: ignore[arg-type]
             self.declared,
             self.curu_points,
+            n,
         )
+
+    def _face_down_aside(self) -> list[str] | None:
+        """The cards face down out of play in the play, hidden from every seat (None: no such
+        cards, as with four players, who are dealt the whole pack)."""
+        return None
 
     def deals(self, seat: int, limit: int) -> list[Belota]:
         """Every deal of the cards hidden from ``seat`` that agrees with all it knows (as
@@ -825,7 +907,7 @@ class Belota(Game):
         games = []
         for new in facts.every_deal(limit):
             g = self.copy()
-            g.hands = new
+            g._set_hands(new)
             g._after_sampling(seat)
             games.append(g)
         return games
@@ -840,31 +922,35 @@ class Belota(Game):
     ) -> Belota | None:
         """The hand of a seat's ``view`` as a game, for a computer player given only the view:
         the cards hidden from the seat are dealt at random as ``sample`` deals them, and the
-        hand's bids and cards are replayed (declarations too), so that ``view(seat)`` shows the
-        hand as ``view`` does (the match's scores and past deals are not rebuilt).
+        hand's bids and cards are replayed (declarations too, and with two or three players the
+        exchange), so that ``view(seat)`` shows the hand as ``view`` does (the match's scores
+        and past deals are not rebuilt).
 
         ``watch(game, seat, code)``, when given, is called before each bid and card of the hand
         is replayed, with the game as it is then; returning False stops the replay (None). None
         also when no deal agrees with the view. ``knowledge``: the view's
         (``knowledge.view_knowledge(view)``), when the caller rebuilds the same view many times.
         """
-        if view["players"] != 4:
+        n = view["players"]
+        if cls is Belota and n != 4:
             from .few import BelotaFew
 
             return BelotaFew.from_view(view, rng, watch, knowledge)
         seat = view["seat"]
         dealer = view["dealer"]
         turned = view["turned"]
-        order = [(dealer + 1 + i) & 3 for i in range(4)]
+        pack, (first, second), after = cls._view_pack(view)
+        dealt = first + second
+        order = [(dealer + 1 + i) % n for i in range(n)]
         if view["phase"] == "bidding":
-            pool = [c for c in PACK_32 if c != turned and c not in view["hand"]]
+            pool = [c for c in pack if c != turned and c not in after and c not in view["hand"]]
             rng.shuffle(pool)
-            whole = [list(view["hand"]) if p == seat else [] for p in range(4)]
+            firsts = [list(view["hand"]) if p == seat else [] for p in range(n)]
             for p in order:
                 if p != seat:
-                    whole[p] = pool[:5]
-                    del pool[:5]
-            firsts, served = whole, pool
+                    firsts[p] = pool[:dealt]
+                    del pool[:dealt]
+            served, rest = pool, []
         else:
             facts = knowledge or view_knowledge(view)
             hands = facts.deal(rng)
@@ -873,58 +959,72 @@ class Belota(Game):
             # Which of another seat's cards came before the bidding and which were served after
             # it is not known: that is drawn at random too.
             taker = view["contract"]["taker"]
-            firsts = [[], [], [], []]
+            exchanged = view.get("exchanged")  # took the turned card for the trump 7
+            firsts = [[] for _ in range(n)]
             served = []
             for p in order:
                 cards = [c for c in hands[p] + facts.by[p] if not (p == taker and c == turned)]
+                if p == exchanged:
+                    cards = [c for c in cards if c != turned] + [view["face_up"]]
                 if p != seat:
                     rng.shuffle(cards)
-                firsts[p] = cards[:5]
-                served += cards[5:]
+                firsts[p] = cards[:dealt]
+                served += cards[dealt:]
+            rest = [c for pile in hands[n:] for c in pile]  # face down out of play
         deck = [
-            *(c for p in order for c in firsts[p][:3]),
-            *(c for p in order for c in firsts[p][3:5]),
+            *(c for p in order for c in firsts[p][:first]),
+            *(c for p in order for c in firsts[p][first:dealt]),
             turned,
             *served,
+            *rest,
+            *after,
         ]
-        g = cls(4, deck=deck, dealer=dealer, rules=view["rules"])
+        g = cls(n, deck=deck, dealer=dealer, rules=view["rules"])
         try:
             for p, code in view["bids"]:
                 if watch is not None and not watch(g, p, code):
                     return None
                 g.play(p, code)
-            declared = view.get("declarations")
             for card in view.get("played", ()):
                 p = g._turn
                 assert p is not None
-                if declared[p] and g.tricks_done == 0 and not g.declared[p]:
-                    g.play(p, "declare")
+                g._replay_first_trick(p, view)
                 if watch is not None and not watch(g, p, card):
                     return None
                 g.play(p, card)
             p = g._turn
-            if declared and p is not None and declared[p] and not g.declared[p]:
-                g.play(p, "declare")
+            if view.get("declarations") and p is not None:
+                g._replay_first_trick(p, view)
         except IllegalAction:
             return None
         return g
+
+    @classmethod
+    def _view_pack(cls, view: dict[str, Any]) -> tuple[list[str], tuple[int, int], list[str]]:
+        """How ``view``'s hand was dealt: the pack, the packets, and the cards that come last
+        in the deck, where ``from_view`` does not deal them (none with four players)."""
+        return list(PACK_32), cls.packets, []
+
+    def _replay_first_trick(self, p: int, view: dict[str, Any]) -> None:
+        """Replay what ``p`` did in the first trick before his card, as ``view`` shows it."""
+        declared = view.get("declarations")
+        if not self.tricks_done and declared and declared[p] and not self.declared[p]:
+            self.play(p, "declare")
 
     def _after_sampling(self, seat: int) -> None:
         """Work out again what follows from the new hands: belòta, who may declare."""
         self._legal = None
         if self.trump and not self.belota_played:
-            k, q = "K" + self.trump, "Q" + self.trump
-            self.belota_seat = None
-            self._belota_cards = ()
-            for p, hand in enumerate(self.hands):
-                if k in hand and q in hand:
-                    self.belota_seat = p
-                    self._belota_cards = (k, q)
+            self._find_belota()
         if self.tricks_done == 0:
-            in_trick = {(self.leader + i) & 3 for i in range(len(self.trick))}
-            for p in range(4):
+            in_trick = self._in_trick()
+            for p in range(self.n):
                 if p != seat and p not in in_trick and not self.declared[p]:
                     self._can_declare[p] = has_declaration(self.hands[p])
+
+    def _in_trick(self) -> set[int]:
+        """The seats that have played to the trick."""
+        return {(self.leader + i) % self.n for i in range(len(self.trick))}
 
     # -- views -----------------------------------------------------------------------------
     def hand(self, seat: int) -> list[str]:
@@ -932,9 +1032,10 @@ class Belota(Game):
         return list(self.hands[seat])
 
     def sight(self, seat: int) -> BelotaSight:
-        """What ``seat`` sees: its hand and the public state of the hand (``BelotaSight``)."""
+        """What ``seat`` sees: its hand and the public state of the hand (``BelotaSight``;
+        ``contract_team`` is the declarer's side)."""
         if self._phase != PLAYING:
-            nothing: list[list[dict[str, Any]]] = [[], [], [], []]
+            nothing: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
             hand = list(self.hands[seat])
             return BelotaSight(
                 hand, self.dealer, self.turned, "", None, [], [], None, False, nothing, None
@@ -947,7 +1048,7 @@ class Belota(Game):
             self.leader,
             self.trick,
             self.played,
-            None if self.declarer is None else self.declarer & 1,
+            None if self.declarer is None else self.seat_side[self.declarer],
             self.tricks_done == 0,
             self.declared,
             {"seat": self.belota_seat, "played": self.belota_played}
@@ -959,12 +1060,20 @@ class Belota(Game):
         """Cards of ``seat``'s hand that everybody has seen: the turned card, declared cards."""
         if self._phase == BIDDING:
             return []
-        shown = [self.turned] if seat == self.taker else []
+        shown = [self.turned] if seat == self._turned_holder() else []
         for d in self.declared[seat]:
             shown += d["cards"]
         if not shown:
             return []
         return [c for c in self.sorted_hand(seat) if c in shown]
+
+    def _turned_holder(self) -> int | None:
+        """The seat whose hand holds the turned card: the taker."""
+        return self.taker
+
+    def out_of_play(self) -> list[str]:
+        """The cards everybody sees that are in no hand (none with four players)."""
+        return []
 
     def sorted_hand(self, seat: int) -> list[str]:
         """``seat``'s cards by suit (H, D, C, S), highest first in the contract's order."""
@@ -972,9 +1081,11 @@ class Belota(Game):
         return sorted(self.hands[seat], key=order.__getitem__)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Public state plus ``seat``'s own hand (``None``: a spectator's view)."""
-        if seat is not None and (isinstance(seat, bool) or seat not in range(4)):
-            raise ValueError(f"seat must be 0..3 or None, not {seat!r}")
+        """Public state plus ``seat``'s own hand (``None``: a spectator's view); with two or
+        three players, as ``engine.belota.few`` describes."""
+        n = self.n
+        if seat is not None and (isinstance(seat, bool) or seat not in range(n)):
+            raise ValueError(f"seat must be 0..{n - 1} or None, not {seat!r}")
         playing = self._phase != BIDDING
         view: dict[str, Any] = {
             "kind": self.kind,
@@ -992,6 +1103,7 @@ class Belota(Game):
             "rules": dict(self._rules_json),
             "move_number": self.move_number,
             "turned": self.turned,
+            **self._view_deal(),
             "bids": [list(b) for b in self.bids],
             "bidding_stage": None if playing else STAGE_NAMES[self._stage],
             "contract": self.contract(),
@@ -1000,12 +1112,12 @@ class Belota(Game):
         }
         if playing:
             last = self.last_trick
-            known = [self.known_cards(s) for s in range(4)]
+            known = [self.known_cards(s) for s in range(n)]
             view.update(
                 {
                     "leader": self.leader,
                     "trick": [
-                        {"seat": (self.leader + i) & 3, "card": c} for i, c in enumerate(self.trick)
+                        {"seat": (self.leader + i) % n, "card": c} for i, c in enumerate(self.trick)
                     ],
                     "last_trick": None if last is None else {**last, "cards": list(last["cards"])},
                     "played": list(self.played),
@@ -1025,6 +1137,10 @@ class Belota(Game):
                 }
             )
         return view
+
+    def _view_deal(self) -> dict[str, Any]:
+        """What the view shows of the deal besides the turned card (nothing more with four)."""
+        return {}
 
 
 def legal_cards(

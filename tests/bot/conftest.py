@@ -4,11 +4,12 @@ they see)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,25 @@ def fake() -> FakeTelegram:
 async def bot(fake, tmp_path):
     """The bot running in process against the fake, on a temporary database."""
     runner = BotRunner(fake, tmp_path / "bot.sqlite3", itertools.count(1000))
+    await runner.start()
+    yield runner
+    await runner.stop()
+    runner.check_clean()
+
+
+@contextlib.asynccontextmanager
+async def limited_runner(fake: FakeTelegram, path: Path) -> AsyncIterator[BotRunner]:
+    """The bot running with Telegram's documented limits (30 messages a second, 20 a minute
+    in a group, 3 retries after a 429: the other tests turn them off); stopped and checked
+    clean on leaving."""
+    runner = BotRunner(
+        fake,
+        path,
+        itertools.count(1000),
+        group_max_rate=20,
+        overall_max_rate=30,
+        max_retries=3,
+    )
     await runner.start()
     yield runner
     await runner.stop()

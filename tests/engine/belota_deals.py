@@ -51,7 +51,8 @@ def new_hand(
 
 
 def bid(g: engine.Game, *codes: str) -> list[dict[str, Any]]:
-    """Make each action in turn, by the seat to act; return all the events."""
+    """Make each action in turn, by the seat to act (bids, or any other; with any number of
+    players); return all the events."""
     events: list[dict[str, Any]] = []
     for code in codes:
         seat = g.current_seat
@@ -114,3 +115,14 @@ TRUMP_TERSA_AND_PLAIN_CENTU = {
     3: "9C TC JC QC KC JH KS AD",
     0: "TH QH 7C 8C 8S JS 7D JD",
 }
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string inside a JSON-able value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(strings_in(v) for v in value)) if value else set()
+    return set()

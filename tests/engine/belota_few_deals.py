@@ -1,5 +1,6 @@
 """Helpers for the tests of Belòta for two and three: decks built from the hands each player
-should end up with, and a few plays."""
+should end up with, and a few plays (the rest are ``belota_deals``'s, which serve any number
+of players)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 import engine
 from engine.cards import PACK_32
+
+from .belota_deals import bid
 
 
 def deck_for(
@@ -57,22 +60,7 @@ def new_hand(
     table = bool(rules and rules.get("carta_girata") == "table")
     deck = deck_for(hands, taker, turned, dealer, out, table)
     g = engine.new_game("belota", len(hands), deck=deck, dealer=dealer, rules=rules)
-    return g, act(g, *bids)
-
-
-def act(g: engine.Game, *codes: str) -> list[dict[str, Any]]:
-    """Make each action in turn, by the seat to act; return all the events."""
-    events: list[dict[str, Any]] = []
-    for code in codes:
-        seat = g.current_seat
-        assert seat is not None
-        events += g.play(seat, code)
-    return events
-
-
-def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    """The events of one type."""
-    return [e for e in events if e["type"] == kind]
+    return g, bid(g, *bids)
 
 
 def play_out(g: engine.Game, declare: bool = True) -> list[dict[str, Any]]:
@@ -87,14 +75,3 @@ def play_out(g: engine.Game, declare: bool = True) -> list[dict[str, Any]]:
             legal.remove("declare")
         events += g.play(seat, legal[0])
     return events
-
-
-def strings_in(value: Any) -> set[str]:
-    """Every string inside a JSON-able value."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(strings_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(strings_in(v) for v in value)) if value else set()
-    return set()

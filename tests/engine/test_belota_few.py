@@ -8,7 +8,9 @@ import engine
 from engine.belota.scoring import players_winner, score_players
 from engine.cards import PACK_32
 
-from .belota_few_deals import act, new_hand, of_type, play_out, strings_in
+from .belota_deals import bid as act
+from .belota_deals import of_type, strings_in
+from .belota_few_deals import new_hand, play_out
 
 # Dealer 0, three players (seats 1, 2, 0 in turn); seat 1 takes the turned JH.
 # Seat 2 holds the high clubs, seat 0 none and four trumps.

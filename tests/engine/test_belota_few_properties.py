@@ -13,7 +13,7 @@ import engine
 from engine.belota import Belota
 from engine.cards import PACK_32
 
-from .belota_few_deals import strings_in
+from .belota_deals import strings_in
 
 seeds = st.integers(min_value=0, max_value=2**32)
 steps = st.integers(min_value=0, max_value=120)

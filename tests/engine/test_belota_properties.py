@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 import engine
 from engine.cards import PACK_32
 
+from .belota_deals import strings_in
+
 seeds = st.integers(min_value=0, max_value=2**32)
 steps = st.integers(min_value=0, max_value=160)
 REASONS = {
@@ -35,17 +37,6 @@ def random_play(g: engine.Game, rng: random.Random, actions: int) -> list[dict[s
             break
         events += g.play(seat, rng.choice(g.legal_actions(seat)))
     return events
-
-
-def strings_in(value: Any) -> set[str]:
-    """Every string inside a JSON-able value."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(strings_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(strings_in(v) for v in value)) if value else set()
-    return set()
 
 
 def all_cards(g: engine.Game) -> list[str]:

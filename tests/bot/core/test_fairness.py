@@ -6,14 +6,13 @@ them (20 messages a minute per group, 30 calls a second in all, 429 with retry_a
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 
 import pytest
 from telegram import Update
 
 from bot.delivery.pacing import LATER, LATER_SHARE, RETRY, URGENT, CallBudget, ChatRateLimiter
-from tests.bot.conftest import BotRunner, Table, t
+from tests.bot.conftest import BotRunner, Table, limited_runner, t
 from tests.fake_telegram import FakeTelegram
 
 # A bound for the awaits, so that a bot stuck behind another chat fails instead of hanging;
@@ -30,18 +29,8 @@ def limited_fake() -> FakeTelegram:
 @pytest.fixture
 async def limited_bot(limited_fake, tmp_path):
     """The bot with Telegram's real rate limits (the other tests turn them off)."""
-    runner = BotRunner(
-        limited_fake,
-        tmp_path / "bot.sqlite3",
-        itertools.count(1000),
-        group_max_rate=20,
-        overall_max_rate=30,
-        max_retries=3,
-    )
-    await runner.start()
-    yield runner
-    await runner.stop()
-    runner.check_clean()
+    async with limited_runner(limited_fake, tmp_path / "bot.sqlite3") as runner:
+        yield runner
 
 
 def deliver(bot: BotRunner, update: dict) -> asyncio.Task:

@@ -7,14 +7,13 @@ is measured by ``bench/bot.py --load --enforce N``, not here.)"""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 
 import pytest
 from telegram import Update
 
 from bot.delivery.flood import COOL_DOWN, DECREASE, FLOOR, PRIVATE_SPAN, ChatPaces, RateControl
-from tests.bot.conftest import BotRunner, Table
+from tests.bot.conftest import BotRunner, Table, limited_runner
 from tests.fake_telegram import FakeTelegram
 
 PROMPT = 30.0  # a bound for the awaits, so that a stuck bot fails instead of hanging
@@ -95,18 +94,8 @@ def strict_fake() -> FakeTelegram:
 async def strict_bot(strict_fake, tmp_path):
     """The bot with its documented limits (30 messages a second, 20 a minute in a group) and
     no private gap of its own: what Telegram enforces, it learns from the 429s."""
-    runner = BotRunner(
-        strict_fake,
-        tmp_path / "bot.sqlite3",
-        itertools.count(1000),
-        group_max_rate=20,
-        overall_max_rate=30,
-        max_retries=3,
-    )
-    await runner.start()
-    yield runner
-    await runner.stop()
-    runner.check_clean()
+    async with limited_runner(strict_fake, tmp_path / "bot.sqlite3") as runner:
+        yield runner
 
 
 async def play_under_429s(
