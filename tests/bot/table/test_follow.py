@@ -201,11 +201,16 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
         if line.startswith(("🏆", "🤝"))
     ]
     assert len(ending) == 1
+    stored = await table.bot.svc.storage.get_game(table.game_id)
     for user in table.users:
         alive = [m for m in table.fake.messages(user) if not m.deleted]
         hands = [m for m in alive if m.text.startswith(f"🃏 {table.group['title']} ·")]
         assert len(hands) == 1 and not hands[0].buttons
-        assert ending[0] in hands[0].text.split("\n")
+        said = ending[0]  # the group's line; a winner's hand tells them ("Hai vinto!")
+        if stored.seat_of(user["id"]) in stored.winners:
+            person = "second-plural" if len(stored.winners) > 1 else "second"
+            said = t("game-winners", person=person, winners="", count=1)
+        assert said in hands[0].text.split("\n")
         assert not any("⏳" in m.text for m in alive)
     assert table.finished()
     pings = pings_of(table, start)
