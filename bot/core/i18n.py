@@ -112,6 +112,9 @@ class Translator:
             raise KeyError(f"no message {msg_id!r}")
         bundle = self._bundles[lang]
         message = bundle.get_message(msg_id)
+        # A text about someone is in the third person unless told to its reader (``person``:
+        # "second", "second-plural"; ``bot.games.base.Ctx``).
+        args.setdefault("person", "third")
         if message.value is None:
             raise TranslationError(f"{lang}: message {msg_id!r} has no value")
         text, errors = bundle.format_pattern(message.value, _fluent_args(args))

@@ -22,13 +22,21 @@ from bot.core.chat_settings import person_lang
 from bot.core.extras import Extras
 from bot.core.i18n import Translator
 from bot.core.live import Games, LiveGame
-from bot.core.messenger import Messenger
+from bot.core.messenger import Content, Messenger
 from bot.core.places import ShutTopics
 from bot.core.presence import Presence
 from bot.core.storage import Storage, Within
 from bot.core.users import Users
 
-__all__ = ["GameListener", "Renderer", "ResultHook", "Services", "Users", "services"]
+__all__ = [
+    "GameListener",
+    "Refused",
+    "Renderer",
+    "ResultHook",
+    "Services",
+    "Users",
+    "services",
+]
 
 # Called after a game starts, after each accepted action, and after a game is reloaded at
 # start-up, with the events of the change (empty on reload).
@@ -41,6 +49,9 @@ ResultHook = Callable[[aiosqlite.Connection, LiveGame, engine.Game], Awaitable[N
 # Called once a table opens with its game chosen (a lobby people can sit at), after the lobby
 # was committed; the call for the next game (``/avvisami``) listens.
 TableHook = Callable[["Services", LiveGame], Awaitable[None]]
+# Called when a private notice is refused for good (403: the person blocked the bot or never
+# opened the chat), for its poster to act on (no more calls for them).
+Refused = Callable[[], Awaitable[None]]
 
 
 class Renderer(Protocol):
@@ -56,6 +67,18 @@ class Renderer(Protocol):
 
     def bring_down(self, game_id: int) -> None:
         """Send the game's live message anew at the bottom of its group (``/tavolo``)."""
+
+    def notice(
+        self,
+        game_id: int,
+        content: Content,
+        *,
+        user_id: int | None = None,
+        refused: Refused | None = None,
+    ) -> None:
+        """Post a notice about a game: in its group (its topic), or with ``user_id`` in that
+        person's private chat; it goes with the game's messages, paced as they are, and is
+        kept until Telegram takes it. ``refused`` is awaited if the private chat refuses it."""
 
     async def drain(self) -> None:
         """Wait until no game has messages left to update."""

@@ -32,6 +32,7 @@ from bot.core.messenger import Content, is_topic_gone
 from bot.core.places import Place
 from bot.core.rows import GameRow
 from bot.core.services import Services
+from bot.delivery.notices import Notices
 from bot.delivery.pacing import Pacing
 from bot.delivery.snapshot import Snapshot
 from bot.delivery.table_log import TableLog
@@ -54,6 +55,7 @@ class Group:
         self._acting: set[int] = set()  # games whose table shows buttons of the player to act
         self._bring_down: set[int] = set()  # games whose live message goes to the bottom
         self._brought_down: dict[int, float] = {}  # game id -> loop time it last went down
+        self.notices = Notices(svc, pacing)  # sent first in each pass (``notices``)
 
     @staticmethod
     def where(row: GameRow) -> Place:
@@ -80,8 +82,9 @@ class Group:
 
     def urgent(self, snap: Snapshot) -> bool:
         """Whether the table carries (or carried, now stale) the buttons of the player to act:
-        it goes at once, ahead of the calls that can wait."""
-        return snap.game_id in self._acting or snap.table_acts()
+        it goes at once, ahead of the calls that can wait; so do the game's notices."""
+        game_id = snap.game_id
+        return game_id in self._acting or snap.table_acts() or self.notices.pending(game_id)
 
     def wait(self, snap: Snapshot) -> float:
         """Seconds the group's table edit waits for its group's window; 0 or less to go now."""
@@ -111,9 +114,10 @@ class Group:
 
     async def draw(self, snap: Snapshot) -> bool:
         """Make the group's messages show the game: the lobby, or the deals' results waiting
-        in the outbox and then the table. False when the table is to be drawn again (a deal
-        ended while the outbox was read: its result comes first)."""
+        in the outbox and then the table, after the game's notices. False when the table is to
+        be drawn again (a deal ended while the outbox was read: its result comes first)."""
         live = snap.live
+        await self.notices.send(live, self.show, lambda: self.shut(live.row))
         if self.shut(live.row):
             return True  # its topic is closed: everything waits for it to reopen
         if snap.game_id in self._bring_down:

@@ -19,9 +19,11 @@ import logging
 from telegram.error import NetworkError, RetryAfter
 
 from bot.core.live import LiveGame
-from bot.core.services import Services
+from bot.core.messenger import Content
+from bot.core.services import Refused, Services
 from bot.delivery.group import Group
 from bot.delivery.hands import Hands
+from bot.delivery.notices import Notice
 from bot.delivery.pacing import Pacing, later
 from bot.delivery.snapshot import Snapshot, take
 from bot.delivery.table_log import TableLog
@@ -81,6 +83,18 @@ class Delivery:
         """A turn timer's reminder: ping the player to act again, with the time left."""
         self.hands.remind(game_id, seat, turn, seconds)
         self.refresh(game_id, group=False)
+
+    def notice(
+        self,
+        game_id: int,
+        content: Content,
+        *,
+        user_id: int | None = None,
+        refused: Refused | None = None,
+    ) -> None:
+        """Post a notice about a game, sent with its group's messages (``notices``)."""
+        self.group.notices.post(game_id, Notice(content, user_id, refused))
+        self.refresh(game_id)
 
     def bring_down(self, game_id: int) -> None:
         """Send the game's live message (the lobby, or the table) anew at the bottom of the
@@ -156,6 +170,7 @@ class Delivery:
         self._stage[game_id] = self._dirty
         snap = await take(self.svc, game_id)
         if snap is None:  # nothing of it for Telegram to show; its old hands still go
+            self.group.notices.forget(game_id)
             for pending in (self._dirty, self._waiting_due, self._group_dirty):
                 pending.discard(game_id)
             return await self.hands.delete_obsolete(game_id, wake)
@@ -218,6 +233,7 @@ class Delivery:
         if not urgent and not await self.pacing.my_turn(wake):
             return False
         self._group_dirty.discard(game_id)
+        self._stage[game_id] = self._group_dirty  # a failed draw (its notices) is done again
         status = snap.live.row.status
         with contextlib.nullcontext() if urgent else later():
             drawn = await self.group.draw(snap)

@@ -49,18 +49,47 @@ def game_terms(tr: Translator, lang: str, kind: str) -> dict[str, str]:
     return {part: tr.get(lang, f"term-{kind}-{part}") for part in TERMS[kind]}
 
 
+# The grammatical person a name is told in (``person`` in the locales): the reader alone
+# ("Hai vinto"), the reader's pair ("Vincete voi"), or anyone else ("Vince Bob").
+SECOND = "second"
+SECOND_PLURAL = "second-plural"
+THIRD = "third"
+
+
+class Name(str):
+    """A seat's or side's name as drawn, which knows whether it names the reader (``person``):
+    a text given one as an argument is told in that person (``Ctx.t``). Written on its own (a
+    list, a label), the reader's name is the pronoun ("Tu", "Voi")."""
+
+    person: str = THIRD
+
+    @classmethod
+    def of(cls, text: str, person: str = THIRD) -> Name:
+        """A name in the given person."""
+        name = cls(text)
+        name.person = person
+        return name
+
+
 @dataclass
 class Ctx:
-    """Where a text is drawn: the language and the table's names (already HTML-escaped)."""
+    """Where a text is drawn: the language, the table's names (already HTML-escaped), and the
+    reader's seat (``me``: the texts a player reads about themselves are told to them, "Tocca a
+    te"; None for a text every player reads alike, the group's)."""
 
     tr: Translator
     lang: str
     names: Sequence[str]
     faces: str = "french"
     commentary: bool = True  # the group shows dialect sayings (``/commento``)
+    me: int | None = None
 
     def t(self, msg_id: str, **args: Any) -> str:
-        """A translated text in this context's language."""
+        """A translated text in this context's language; told to the reader (its ``person``)
+        when a name among the arguments is theirs."""
+        if "person" not in args:
+            people = [a.person for a in args.values() if isinstance(a, Name)]
+            args["person"] = next((p for p in people if p != THIRD), THIRD)
         return self.tr.get(self.lang, msg_id, **args)
 
     def card(self, code: str) -> str:
@@ -80,16 +109,28 @@ class Ctx:
             points=trick["points"],
         )
 
-    def name(self, seat: int) -> str:
-        """A seat's player name in bold."""
-        return f"<b>{self.names[seat]}</b>"
+    def name(self, seat: int) -> Name:
+        """A seat's player name in bold; the reader's is "Tu" in the second person."""
+        if seat == self.me:
+            return Name.of(f"<b>{self.t('you')}</b>", SECOND)
+        return Name.of(f"<b>{self.names[seat]}</b>")
 
-    def side_name(self, side: int, sides: Sequence[Sequence[int]]) -> str:
-        """A side: the player, or the pair ("Alice e Carla")."""
+    def side_name(self, side: int, sides: Sequence[Sequence[int]]) -> Name:
+        """A side: the player, or the pair ("Alice e Carla"; the reader's: "Voi", in the
+        second person plural)."""
         seats = sides[side]
         if len(seats) == 1:
             return self.name(seats[0])
-        return self.t("pair", a=self.name(seats[0]), b=self.name(seats[1]))
+        if self.me in seats:
+            return Name.of(f"<b>{self.t('you-pair')}</b>", SECOND_PLURAL)
+        return Name.of(self.t("pair", a=self.name(seats[0]), b=self.name(seats[1])))
+
+    def person_of(self, seats: Sequence[int]) -> str:
+        """The person some seats are told in together: the reader's ("Hai vinto", or with
+        others "Vincete voi") when they are among them."""
+        if self.me not in seats:
+            return THIRD
+        return SECOND if len(seats) == 1 else SECOND_PLURAL
 
     def suit(self, suit: str) -> str:
         """The name of a suit with its symbol, in this game's faces."""

@@ -108,16 +108,18 @@ class BelotaUI(GameUI):
         if not view["bids"]:
             return None
         said = ", ".join(
-            f"{ctx.name(seat)} {self._bid_word(ctx, view, bid)}" for seat, bid in view["bids"]
+            f"{ctx.name(seat)} {self._bid_word(ctx, view, bid, seat)}" for seat, bid in view["bids"]
         )
         return ctx.t("belota-bids", bids=said)
 
-    def _bid_word(self, ctx: Ctx, view: View, bid: str) -> str:
+    def _bid_word(self, ctx: Ctx, view: View, bid: str, seat: int) -> str:
+        """What a seat said ("passa"; "passi" told to its player)."""
+        person = ctx.person_of([seat])
         if bid.startswith("trump:"):
-            return ctx.t("belota-said-trump", suit=ctx.suit(bid[6]))
+            return ctx.t("belota-said-trump", suit=ctx.suit(bid[6]), person=person)
         if bid == "take":
-            return ctx.t("belota-said-take", suit=ctx.suit(view["turned"][1]))
-        return ctx.t(f"belota-said-{bid}")
+            return ctx.t("belota-said-take", suit=ctx.suit(view["turned"][1]), person=person)
+        return ctx.t(f"belota-said-{bid}", person=person)
 
     def declaration_name(self, ctx: Ctx, declaration: dict[str, Any]) -> str:
         """ "térsa", "carré de valé", ... in the source's words."""
@@ -302,8 +304,13 @@ class BelotaUI(GameUI):
             gainers = [s for s in defenders if event["totals"][s] == best]
         if result == "failed" and gainers:
             names = [ctx.side_name(s, sides) for s in gainers]
-            to = names[0] if len(names) == 1 else ctx.t("pair", a=names[0], b=names[1])
-            return ctx.t("belota-result-failed-to", taker=taker, to=to, count=len(names))
+            count, person = len(names), taker.person
+            if any(ctx.me in sides[s] for s in gainers):
+                # Told to a reader who gains: "a te", "a metà a te e a Bob" (the other named).
+                person = "gainer"
+                names = [n for n, s in zip(names, gainers, strict=True) if ctx.me not in sides[s]]
+            to = ctx.t("pair", a=names[0], b=names[1]) if len(names) == 2 else "".join(names)
+            return ctx.t("belota-result-failed-to", taker=taker, to=to, count=count, person=person)
         return ctx.t(f"belota-result-{result}-solo", taker=taker)
 
 

@@ -187,14 +187,15 @@ class BriscolaUI(GameUI):
             if event["draw"]:
                 lines.append(ctx.t("briscola-deal-draw", series=series))
             else:
+                seats = [seat for s in event["winners"] for seat in sides[s]]
                 winners = [ctx.side_name(s, sides) for s in event["winners"]]
-                players = sum(len(sides[s]) for s in event["winners"])
                 lines.append(
                     ctx.t(
                         "briscola-deal-winner",
                         winners=", ".join(winners),
-                        count=players,
+                        count=len(seats),
                         series=series,
+                        person=ctx.person_of(seats),
                     )
                 )
             if view["raggi"] > 1:

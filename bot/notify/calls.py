@@ -10,13 +10,13 @@ that place; a person who blocked the bot is dropped without a word.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.error import Forbidden, TelegramError
 from telegram.ext import Application, CommandHandler, ContextTypes
 
 from bot.core.chat_settings import chat_lang
@@ -96,16 +96,11 @@ class TableCalls:
         for user_id in await self.due(row.chat_id, row.thread_id):
             if user_id == row.creator_id or row.seat_of(user_id) is not None:
                 continue
-            try:
-                await svc.messenger.send(user_id, await call_content(svc, live, user_id))
-            except Forbidden:
-                # Blocked, or never opened the chat: quietly no more calls for them.
-                await self.drop(user_id)
-                await svc.users.set_private_open(user_id, False)
-                continue
-            except TelegramError as exc:
-                log.info("could not call %s to game %s: %s", user_id, live.game_id, exc)
-                continue
+            content = await call_content(svc, live, user_id)
+            # Sent by the delivery, paced and tried again as the game's messages are; a person
+            # who blocked the bot or never opened the chat gets no more calls.
+            refused = functools.partial(self.drop, user_id)
+            svc.renderer.notice(live.game_id, content, user_id=user_id, refused=refused)
             await self.called(row.chat_id, user_id)
 
 

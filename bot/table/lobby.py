@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 import engine
@@ -476,10 +475,7 @@ async def private_closed(svc: Services, live: LiveGame, user_id: int, name: str)
         player=f"<b>{screens.esc(name)}</b>",
         bot=screens.esc("@" + svc.bot_username),
     )
-    try:
-        await svc.messenger.send(live.row.chat_id, Content(text), live.row.thread_id)
-    except TelegramError as exc:
-        log.warning("could not tell group %s about a closed chat: %s", live.row.chat_id, exc)
+    svc.renderer.notice(live.game_id, Content(text))
 
 
 async def reopen_private(svc: Services, user_id: int) -> None:

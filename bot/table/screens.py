@@ -42,10 +42,11 @@ def seat_names(live: LiveGame) -> list[str]:
     return names
 
 
-def make_ctx(tr: Translator, lang: str, live: LiveGame) -> Ctx:
-    """The drawing context of a game in a language."""
+def make_ctx(tr: Translator, lang: str, live: LiveGame, me: int | None = None) -> Ctx:
+    """The drawing context of a game in a language; with ``me``, for that seat's player (what
+    is about them is told to them: "Tocca a te")."""
     faces = ui_for(live.row.kind).faces if live.row.kind else "french"
-    return Ctx(tr, lang, seat_names(live), faces, live.commentary)
+    return Ctx(tr, lang, seat_names(live), faces, live.commentary, me)
 
 
 def button(text: str, cb: Callback) -> InlineKeyboardButton:
@@ -326,7 +327,7 @@ def hand_screen(
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
-    ctx = make_ctx(tr, lang, live)
+    ctx = make_ctx(tr, lang, live, me=seat)
     view = ui.private_view(game.view(seat), live.recent)
     lines = [
         ctx.t(
@@ -422,11 +423,13 @@ def announcement_screen(
     events: list[dict[str, Any]],
     view: dict[str, Any],
     extras: Extras | None = None,
+    me: int | None = None,
 ) -> Content:
     """A deal's result (how it ended: the last tricks or plays, then the count) and, if the game
-    ended, the winner and the rematch button, in one message."""
+    ended, the winner and the rematch button, in one message; told to the player of seat
+    ``me`` if given (the web table's)."""
     row = live.row
-    ctx = make_ctx(tr, row.lang, live)
+    ctx = make_ctx(tr, row.lang, live, me)
     body, closing, extra = _result_lines(ctx, ui_for(row.kind), events, view, extras)
     lines = body[:1] + closing + body[1:]
     over = next((e for e in events if e["type"] == "game_over"), None)
@@ -467,7 +470,9 @@ def winners_line(ctx: Ctx, winners: list[int]) -> str:
     if not winners:
         return ctx.t("game-draw")
     names = [ctx.name(s) for s in winners]
-    return ctx.t("game-winners", winners=_join(ctx, names), count=len(names))
+    return ctx.t(
+        "game-winners", winners=_join(ctx, names), count=len(names), person=ctx.person_of(winners)
+    )
 
 
 def _join(ctx: Ctx, names: list[str]) -> str:

@@ -28,7 +28,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import TelegramError
 
 import engine
 import engine.ai
@@ -407,7 +406,7 @@ class Timers:
             player=f"<b>{screens.esc(seat_row.name)}</b>",
             seconds=left,
         )
-        await self._tell_group(live, Content(text))
+        self._tell_group(live, Content(text))
 
     async def _expire(self, game_id: int, armed: Armed) -> None:
         self.armed.pop(game_id, None)
@@ -433,16 +432,13 @@ class Timers:
             text = self.svc.tr.get(live.row.lang, "timer-expired", player=name)
             content = Content(text)
         await self._store_seat(game_id, armed.seat)
-        await self._tell_group(live, content)
+        self._tell_group(live, content)
         await self._play_for(game_id, armed.seat, armed.move)
 
-    async def _tell_group(self, live: LiveGame, content: Content) -> None:
-        if live.local:
-            return
-        try:
-            await self.svc.messenger.send(live.row.chat_id, content, live.row.thread_id)
-        except TelegramError as exc:
-            log.warning("could not write to group %s: %s", live.row.chat_id, exc)
+    def _tell_group(self, live: LiveGame, content: Content) -> None:
+        """Tell the game's group (its topic), through the delivery: paced with the table."""
+        if not live.local:
+            self.svc.renderer.notice(live.game_id, content)
 
     # -- closing stale tables ----------------------------------------------------------------
     async def sweep(self, now: float) -> None:
@@ -482,5 +478,5 @@ class Timers:
         if msg_id is not None:
             days = IDLE_CLOSE // 86400
             text = svc.tr.get(live.row.lang, msg_id, minutes=LOBBY_TTL // 60, days=days)
-            await self._tell_group(live, Content(text))
+            self._tell_group(live, Content(text))
         return True

@@ -28,8 +28,8 @@ from bot.computers.players import Computers, available
 from bot.core.database import DatabaseUnusable, SchemaTooNew
 from bot.core.i18n import Translator
 from bot.core.live import Games
-from bot.core.messenger import Messenger
-from bot.core.services import Services, Users
+from bot.core.messenger import Content, Messenger
+from bot.core.services import Refused, Services, Users
 from bot.core.storage import Storage
 from bot.core.webhook import QuietServer
 from bot.core.webserver import connection_cap, guarded_config, read_json
@@ -64,8 +64,9 @@ class LocalSettings(BaseSettings):
 
 
 class LocalRenderer:
-    """No Telegram messages to bring up to date: a deal's result is shown by the page, so the
-    announcements committed with it are marked sent."""
+    """The delivery of local mode (``bot.core.services.Renderer``): no Telegram messages to
+    bring up to date; a deal's result is shown by the page, so the announcements committed
+    with it are marked sent."""
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
@@ -76,6 +77,27 @@ class LocalRenderer:
         task = asyncio.get_running_loop().create_task(self._sent(game_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def remind(self, game_id: int, seat: int, turn: int, seconds: int) -> None:
+        """Nothing to do: local mode arms no turn timers (the one person plays at their own
+        pace, and the computers at theirs), and the page, the only place the game is shown,
+        already marks whose turn it is; there is no private chat to ping."""
+
+    def bring_down(self, game_id: int) -> None:
+        """Nothing to do: the page draws the table in one place, with no messages above it to
+        send it below (``/tavolo`` exists for a group's chat)."""
+
+    def notice(
+        self,
+        game_id: int,
+        content: Content,
+        *,
+        user_id: int | None = None,
+        refused: Refused | None = None,
+    ) -> None:
+        """Nothing to do: the notices are Telegram's (a turn timer's, a closed private chat,
+        the call for a table in a group), and none of them has a local game: no timers, no
+        private chat, no group. The page shows the game itself."""
 
     async def _sent(self, game_id: int) -> None:
         for item in await self.svc.storage.outbox(game_id):

@@ -96,15 +96,20 @@ def _levels(svc: Services, live: LiveGame, lang: str) -> str | None:
 
 
 def public_state(
-    svc: Services, live: LiveGame, lang: str, result: dict[str, Any] | None
+    svc: Services,
+    live: LiveGame,
+    lang: str,
+    result: dict[str, Any] | None,
+    me: int | None = None,
 ) -> dict[str, Any]:
-    """What every seat's page shows alike, in ``lang``: the game, the names, the score, the
-    notes, whose turn, the latest deal's result."""
+    """What the pages show of the game's public state, in ``lang``, told to the player of seat
+    ``me`` (what is about them is said to them: "Tocca a te"; None: a spectator): the game,
+    the names, the score, the notes, whose turn, the latest deal's result."""
     row = live.row
     game = live.game
     ui = ui_for(row.kind)
     shown = _in_lang(live, lang, svc)
-    ctx = screens.make_ctx(svc.tr, lang, shown)
+    ctx = screens.make_ctx(svc.tr, lang, shown, me)
     public = game.view(None)
     drawn = _drawn_lines(ui, ctx, public)
     if row.status == "cancelled":
@@ -147,7 +152,7 @@ def seat_state(
     legal = game.legal_actions(seat) if active and seat == game.current_seat else []
     state = {**public, "seat": seat, "view": view, "legal": legal, "labels": {}}
     if legal or view.get("partner_hand") is not None:
-        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang, svc))
+        ctx = screens.make_ctx(svc.tr, lang, _in_lang(live, lang, svc), seat)
         state["labels"] = {c: ui.action_label(ctx, view, c) for c in legal if len(c) != 2}
         if view.get("partner_hand") is not None:
             line = ctx.t("briscola-partner-hand", cards=ctx.cards(view["partner_hand"]))
@@ -236,8 +241,10 @@ class WebTables:
         self.results: dict[int, dict[str, Any]] = {}
         self._drawn: dict[int, dict[tuple[Any, str], Any]] = {}
 
-    def result_lines(self, live: LiveGame, lang: str) -> dict[str, Any] | None:
-        """The latest deal's result for the page, in ``lang``."""
+    def result_lines(
+        self, live: LiveGame, lang: str, me: int | None = None
+    ) -> dict[str, Any] | None:
+        """The latest deal's result for the page, in ``lang``, told to the player of ``me``."""
         stored = self.results.get(live.game_id)
         if stored is None:
             return None
@@ -247,25 +254,28 @@ class WebTables:
             stored["events"],
             stored["view"],
             self.svc.extras,
+            me,
         )
         lines = content.text.split("\n")
         over = next((e for e in stored["events"] if e["type"] == "game_over"), None)
         outcome = lines[:1]
         if over is not None:
-            ctx = screens.make_ctx(self.svc.tr, lang, _in_lang(live, lang, self.svc))
+            ctx = screens.make_ctx(self.svc.tr, lang, _in_lang(live, lang, self.svc), me)
             winners = screens.winners_line(ctx, over["winners"])
             outcome.append(winners)
             lines = [line for line in lines if line != winners]
         return {"move": stored["move"], "outcome": outcome, "lines": lines[1:]}
 
     def state(self, live: LiveGame, seat: int | None, lang: str) -> dict[str, Any]:
-        """The page's state for ``seat`` now (its public part drawn once per move)."""
+        """The page's state for ``seat`` now (its public part drawn once per move, for each
+        seat: it is told to its player)."""
         drawn = self._drawn.setdefault(live.game_id, {})
-        public = drawn.get(("public", lang))
+        public = drawn.get(("public", seat, lang))
         move, status = live.game.move_number, live.row.status
         if public is None or (public["move"], public["status"]) != (move, status):
-            public = public_state(self.svc, live, lang, self.result_lines(live, lang))
-            drawn[("public", lang)] = public
+            result = self.result_lines(live, lang, seat)
+            public = public_state(self.svc, live, lang, result, seat)
+            drawn[("public", seat, lang)] = public
         return seat_state(self.svc, live, seat, lang, public)
 
     def snapshot(self, live: LiveGame, seat: int | None, lang: str) -> Snapshot:

@@ -5,6 +5,9 @@
 ## Lists and names
 pair = { $a } and { $b }
 list-and = { $head } and { $last }
+# The reader's own name in a line about them (a list, a label), alone and with their partner
+you = You
+you-pair = You
 
 ## Court cards, by the pack's faces: the letter each rank shows (the engine's J, Q, K).
 # Italian cards in English: jack, knight, king (J, Kn, K), the figures the cards show.
@@ -84,7 +87,10 @@ toast-cancelled = Game cancelled.
 # $deal: the deal in the game's own word ("hand 2")
 table-title = 🃏 <b>{ $title }</b> · { $deal }
 table-title-single = 🃏 <b>{ $title }</b>
-table-turn = 👉 It's { $player }'s turn
+table-turn = { $person ->
+    [second] 👉 Your turn
+   *[third] 👉 It's { $player }'s turn
+}
 table-over = 🏁 Game over.
 table-cancelled = ✖️ Game cancelled.
 
@@ -98,9 +104,13 @@ hand-none = You are not playing any game.
 hand-open-private = I can't write to you in private: open the chat with me and press Start: { $link }
 
 ## Announcements
-game-winners = { $count ->
-    [one] 🏆 { $winners } wins!
-   *[other] 🏆 { $winners } win!
+game-winners = { $person ->
+    [second] 🏆 You win!
+    [second-plural] 🏆 You win!
+   *[third] { $count ->
+        [one] 🏆 { $winners } wins!
+       *[other] 🏆 { $winners } win!
+    }
 }
 game-draw = 🤝 The game ends in a draw.
 deal-forced-plays = 🤖 Nobody had a choice left: the bot played the last cards.

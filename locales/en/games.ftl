@@ -25,7 +25,10 @@ briscola-stock = { $count ->
    *[other] In the stock: { $count } cards
 }
 briscola-trick = On the table: { $cards }
-briscola-last-trick = { $winner } took: { $cards } ({ $points } points)
+briscola-last-trick = { $person ->
+    [second] You took: { $cards } ({ $points } points)
+   *[third] { $winner } took: { $cards } ({ $points } points)
+}
 briscola-points = Points: { $points }
 briscola-partner-hand = Your partner's cards: { $cards }
 briscola-raggi = Deals won (first to { $target }): { $scores }
@@ -38,14 +41,24 @@ briscola-deal-draw = Sixty all, { $series ->
     [1] a drawn game
    *[other] a drawn deal that counts for nobody
 }: «J'em fat s'sànta e s'sànta» ("we made sixty and sixty").
-briscola-deal-winner = { $series ->
-    [1] { $count ->
-        [one] { $winners } has the most points.
-       *[other] { $winners } have the most points.
+briscola-deal-winner = { $person ->
+    [second] { $series ->
+        [1] You have the most points.
+       *[other] You win the deal.
     }
-   *[other] { $count ->
-        [one] { $winners } wins the deal.
-       *[other] { $winners } win the deal.
+    [second-plural] { $series ->
+        [1] You have the most points.
+       *[other] You win the deal.
+    }
+   *[third] { $series ->
+        [1] { $count ->
+            [one] { $winners } has the most points.
+           *[other] { $winners } have the most points.
+        }
+       *[other] { $count ->
+            [one] { $winners } wins the deal.
+           *[other] { $winners } win the deal.
+        }
     }
 }
 briscola-capot = «J'han ciapâ capòt» ("they took a capot"): not a single deal to the losers!
@@ -61,7 +74,10 @@ illegal-peek-not-now = It is not the time to look at your partner's cards.
 illegal-peek-not-allowed = At this table partners don't look at each other's cards.
 
 ## Belòta
-belota-dealer = Dealer (u massé): { $player }
+belota-dealer = { $person ->
+    [second] You deal (u massé)
+   *[third] Dealer (u massé): { $player }
+}
 belota-turned = Turned card (zirà): { $card }
 belota-stage-first = First round: take the turned suit, call sensa, or pass.
 belota-stage-second = Second round: name another trump suit, call sensa, or pass.
@@ -70,33 +86,86 @@ belota-stage-contru = The opponents may answer contru (triple points).
 belota-stage-contru-one = The opponent may answer contru (triple points).
 belota-bergere = Last card of the pack, face up (la bergère): { $card }
 belota-face-up = Turned card, out of play: { $card }
-belota-face-up-exchanged = Out of play: { $card }, exchanged by { $player } for the turned card
+belota-face-up-exchanged = { $person ->
+    [second] Out of play: { $card }, which you exchanged for the turned card
+   *[third] Out of play: { $card }, exchanged by { $player } for the turned card
+}
 belota-bid-exchange = Exchange { $seven } for { $card }
 belota-bids = Bids: { $bids }
-belota-said-pass = passes
-belota-said-take = takes { $suit }
-belota-said-trump = names trump { $suit }
-belota-said-sensa = calls sensa
-belota-said-contru = answers contru
+belota-said-pass = { $person ->
+    [second] pass
+   *[third] passes
+}
+belota-said-take = { $person ->
+    [second] take { $suit }
+   *[third] takes { $suit }
+}
+belota-said-trump = { $person ->
+    [second] name trump { $suit }
+   *[third] names trump { $suit }
+}
+belota-said-sensa = { $person ->
+    [second] call sensa
+   *[third] calls sensa
+}
+belota-said-contru = { $person ->
+    [second] answer contru
+   *[third] answers contru
+}
 belota-bid-pass = Pass (passà)
 belota-bid-take = Take { $suit } (mandà)
 belota-bid-trump = Trump { $suit }
 belota-bid-sensa = Sensa (×2)
 belota-bid-contru = Contru (×3)
 belota-bid-declare = 📣 Declare (l'acüsu)
-belota-contract-trump = Trump (l'atù): { $suit }, taken by { $taker } ({ $team })
-belota-contract-sensa = Sensa, called by { $declarer } ({ $team }): double points
-belota-contract-contru = Sensa by { $declarer } ({ $team }) with contru: triple points
-belota-contract-trump-solo = Trump (l'atù): { $suit }, taken by { $taker }
-belota-contract-sensa-solo = Sensa, called by { $declarer }: double points
-belota-contract-contru-solo = Sensa by { $declarer } with contru: triple points
-belota-declared = { $player } declares: { $declarations }
-belota-declarations-count = { $team }'s declarations count: { $points } points
-belota-declarations-count-trump = { $team }'s trump declaration counts («l'è bon u mei», "the best is good"): { $points } points
+belota-contract-trump = { $person ->
+    [second] Trump (l'atù): { $suit }, taken by you
+    [second-plural] Trump (l'atù): { $suit }, taken by your partner { $taker }
+   *[third] Trump (l'atù): { $suit }, taken by { $taker } ({ $team })
+}
+belota-contract-sensa = { $person ->
+    [second] Sensa, called by you: double points
+    [second-plural] Sensa, called by your partner { $declarer }: double points
+   *[third] Sensa, called by { $declarer } ({ $team }): double points
+}
+belota-contract-contru = { $person ->
+    [second] Your sensa, with contru: triple points
+    [second-plural] Sensa by your partner { $declarer }, with contru: triple points
+   *[third] Sensa by { $declarer } ({ $team }) with contru: triple points
+}
+belota-contract-trump-solo = { $person ->
+    [second] Trump (l'atù): { $suit }, taken by you
+   *[third] Trump (l'atù): { $suit }, taken by { $taker }
+}
+belota-contract-sensa-solo = { $person ->
+    [second] Sensa, called by you: double points
+   *[third] Sensa, called by { $declarer }: double points
+}
+belota-contract-contru-solo = { $person ->
+    [second] Your sensa, with contru: triple points
+   *[third] Sensa by { $declarer } with contru: triple points
+}
+belota-declared = { $person ->
+    [second] You declare: { $declarations }
+   *[third] { $player } declares: { $declarations }
+}
+belota-declarations-count = { $person ->
+    [second] Your declarations count: { $points } points
+    [second-plural] Your team's declarations count: { $points } points
+   *[third] { $team }'s declarations count: { $points } points
+}
+belota-declarations-count-trump = { $person ->
+    [second] Your trump declaration counts («l'è bon u mei», "the best is good"): { $points } points
+    [second-plural] Your team's trump declaration counts («l'è bon u mei», "the best is good"): { $points } points
+   *[third] { $team }'s trump declaration counts («l'è bon u mei», "the best is good"): { $points } points
+}
 belota-belota = { $player }: «Belòta!»
 belota-rebelota = { $player }: «Rebelòta!» (20 points)
 belota-trick = On the table: { $cards }
-belota-last-trick = { $winner } took: { $cards } ({ $points } points)
+belota-last-trick = { $person ->
+    [second] You took: { $cards } ({ $points } points)
+   *[third] { $winner } took: { $cards } ({ $points } points)
+}
 belota-litigiu-pending = Litigiu: { $points } points frozen for whoever wins the next hand
 belota-scores = Match, a partìa (first to { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa (three in a row)
@@ -124,14 +193,37 @@ belota-result-failed = { $dedans ->
    *[other] The contract failed: each team scores its own points.
 }
 belota-result-litigiu = Litigiu: a tie! The defenders score their points; the contract team's are frozen.
-belota-result-made-solo = { $taker }'s contract is made: each player scores his own points.
-belota-result-failed-solo = { $taker }'s contract failed: each player scores his own points.
-belota-result-failed-to = The contract failed: { $taker }'s points go { $count ->
-    [one] to { $to }
-   *[other] half each to { $to }
-}.
-belota-result-litigiu-solo = Litigiu: a tie! The others score their points; { $taker }'s are frozen.
-belota-litigiu-won = { $team } wins the litigiu: +{ $points }
+belota-result-made-solo = { $person ->
+    [second] Your contract is made: each player scores his own points.
+   *[third] { $taker }'s contract is made: each player scores his own points.
+}
+belota-result-failed-solo = { $person ->
+    [second] Your contract failed: each player scores his own points.
+   *[third] { $taker }'s contract failed: each player scores his own points.
+}
+belota-result-failed-to = { $person ->
+    [second] Your contract failed: your points go { $count ->
+        [one] to { $to }
+       *[other] half each to { $to }
+    }.
+    [gainer] The contract failed: { $taker }'s points go { $count ->
+        [one] to you
+       *[other] half each to you and { $to }
+    }.
+   *[third] The contract failed: { $taker }'s points go { $count ->
+        [one] to { $to }
+       *[other] half each to { $to }
+    }.
+}
+belota-result-litigiu-solo = { $person ->
+    [second] Litigiu: a tie! The others score their points; yours are frozen.
+   *[third] Litigiu: a tie! The others score their points; { $taker }'s are frozen.
+}
+belota-litigiu-won = { $person ->
+    [second] You win the litigiu: +{ $points }
+    [second-plural] You win the litigiu: +{ $points }
+   *[third] { $team } wins the litigiu: +{ $points }
+}
 belota-sheet-points = Scored: { $points }
 
 rule-belota-target = Points to win
@@ -159,20 +251,51 @@ illegal-nothing-to-declare = You have nothing to declare.
 illegal-exchange-not-allowed = Only the holder of the trump 7 may exchange it for the turned card, before his first card.
 
 ## Cirulla
-cirulla-turn-of-deal = Dealer: { $dealer } · round { $turn } of { $turns }
+cirulla-turn-of-deal = { $person ->
+    [second] You deal · round { $turn } of { $turns }
+   *[third] Dealer: { $dealer } · round { $turn } of { $turns }
+}
 cirulla-table = On the table: { $cards }
 cirulla-table-empty = The table is empty.
-cirulla-laid = { $player } lays { $card }
-cirulla-captured = { $player } plays { $card } and takes { $cards }
-cirulla-scopa = 🧹 Scopa for { $player }!
-cirulla-scopa-ace = 🧹 The ace takes all: scopa for { $player }!
-cirulla-table-taken = The cards left on the table go to { $side }: { $cards }
-cirulla-table-capture = { $player } (dealer) takes the table adding up to { $total }: { $points ->
-    [one] 1 point
-   *[other] { $points } points
+cirulla-laid = { $person ->
+    [second] You lay { $card }
+   *[third] { $player } lays { $card }
 }
-cirulla-buona = ✊ { $player } knocks: { $buona } ({ $points } points) with { $cards }
-cirulla-buona-beaten = { $player } calls { $buona } with { $cards }, but there is better
+cirulla-captured = { $person ->
+    [second] You play { $card } and take { $cards }
+   *[third] { $player } plays { $card } and takes { $cards }
+}
+cirulla-scopa = { $person ->
+    [second] 🧹 You made a scopa!
+   *[third] 🧹 Scopa for { $player }!
+}
+cirulla-scopa-ace = { $person ->
+    [second] 🧹 The ace takes all: you made a scopa!
+   *[third] 🧹 The ace takes all: scopa for { $player }!
+}
+cirulla-table-taken = { $person ->
+    [second] The cards left on the table go to you: { $cards }
+    [second-plural] The cards left on the table go to your team: { $cards }
+   *[third] The cards left on the table go to { $side }: { $cards }
+}
+cirulla-table-capture = { $person ->
+    [second] As the dealer you take the table adding up to { $total }: { $points ->
+        [one] 1 point
+       *[other] { $points } points
+    }
+   *[third] { $player } (dealer) takes the table adding up to { $total }: { $points ->
+        [one] 1 point
+       *[other] { $points } points
+    }
+}
+cirulla-buona = { $person ->
+    [second] ✊ You knock: { $buona } ({ $points } points) with { $cards }
+   *[third] ✊ { $player } knocks: { $buona } ({ $points } points) with { $cards }
+}
+cirulla-buona-beaten = { $person ->
+    [second] You call { $buona } with { $cards }, but there is better
+   *[third] { $player } calls { $buona } with { $cards }, but there is better
+}
 cirulla-buona-cirulla = cirulla
 cirulla-buona-misci = cirulla dei misci, without an ace
 cirulla-buona-decino = decino
@@ -197,10 +320,24 @@ cirulla-item-table = fifteen on the table
 cirulla-item-cirulla = cirullas
 cirulla-item-decino = decinos
 cirulla-item-scala-alta = scala alta
-cirulla-void-aces = 🔄 Deal { $deal }: two aces on the table ({ $cards }); the deal is void and { $dealer } deals again.
-cirulla-void-equal-cards = 🔄 Deal { $deal }: three equal cards on the table ({ $cards }); the deal is void and { $dealer } deals again.
-cirulla-partitone-diamonds = 💎 Partitone! { $side } took all the diamonds and wins the game.
-cirulla-partitone-four-equal = 💎 Partitone! Four equal cards on the table: { $side } wins the game.
+cirulla-void-aces = { $person ->
+    [second] 🔄 Deal { $deal }: two aces on the table ({ $cards }); the deal is void and you deal again.
+   *[third] 🔄 Deal { $deal }: two aces on the table ({ $cards }); the deal is void and { $dealer } deals again.
+}
+cirulla-void-equal-cards = { $person ->
+    [second] 🔄 Deal { $deal }: three equal cards on the table ({ $cards }); the deal is void and you deal again.
+   *[third] 🔄 Deal { $deal }: three equal cards on the table ({ $cards }); the deal is void and { $dealer } deals again.
+}
+cirulla-partitone-diamonds = { $person ->
+    [second] 💎 Partitone! You took all the diamonds and win the game.
+    [second-plural] 💎 Partitone! Your team took all the diamonds and wins the game.
+   *[third] 💎 Partitone! { $side } took all the diamonds and wins the game.
+}
+cirulla-partitone-four-equal = { $person ->
+    [second] 💎 Partitone! Four equal cards on the table: you win the game.
+    [second-plural] 💎 Partitone! Four equal cards on the table: your team wins the game.
+   *[third] 💎 Partitone! Four equal cards on the table: { $side } wins the game.
+}
 cirulla-three-voids = Three void deals in a row: the dealer loses the game.
 
 rule-cirulla-target = Points to win
@@ -228,10 +365,22 @@ illegal-no-buona = You have no buona to declare.
 illegal-knock-not-in-use = At this table buone are called by themselves.
 
 ## Briscola's sayings (Emilian, from the source)
-briscola-saying-futu = «Chi fa dù armàgn futù» ("who makes two is done for"): two points in the first trick, { $player } will lose the deal!
-briscola-saying-nada = «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): { $player } takes with a briscola just one step higher.
-briscola-saying-masc = «Stròsa ed màs'c» ("a male strangle"): { $player } takes the opponent's card with the ace of its suit.
-briscola-saying-femna = «Stròsa ad fèmna» ("a female strangle"): { $player } takes the opponent's card with the three of its suit.
+briscola-saying-futu = { $person ->
+    [second] «Chi fa dù armàgn futù» ("who makes two is done for"): two points in the first trick, you will lose the deal!
+   *[third] «Chi fa dù armàgn futù» ("who makes two is done for"): two points in the first trick, { $player } will lose the deal!
+}
+briscola-saying-nada = { $person ->
+    [second] «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): you take with a briscola just one step higher.
+   *[third] «Questa ché l'è nada un dé prìma» ("this one was born a day earlier"): { $player } takes with a briscola just one step higher.
+}
+briscola-saying-masc = { $person ->
+    [second] «Stròsa ed màs'c» ("a male strangle"): you take the opponent's card with the ace of its suit.
+   *[third] «Stròsa ed màs'c» ("a male strangle"): { $player } takes the opponent's card with the ace of its suit.
+}
+briscola-saying-femna = { $person ->
+    [second] «Stròsa ad fèmna» ("a female strangle"): you take the opponent's card with the three of its suit.
+   *[third] «Stròsa ad fèmna» ("a female strangle"): { $player } takes the opponent's card with the three of its suit.
+}
 
 ## Belòta's bidding in the hand message
 belota-word = { $player } to speak.

@@ -5,6 +5,9 @@
 ## Lists and names
 pair = { $a } e { $b }
 list-and = { $head } e { $last }
+# The reader's own name in a line about them (a list, a label), alone and with their partner
+you = Tu
+you-pair = Voi
 
 ## Court cards, by the pack's faces: the letter each rank shows (the engine's J, Q, K).
 # Italian cards: fante, cavallo, re. French cards keep the J, Q, K printed on their corners.
@@ -84,7 +87,10 @@ toast-cancelled = Partita annullata.
 # $deal: the deal in the game's own word ("smazzata 2")
 table-title = 🃏 <b>{ $title }</b> · { $deal }
 table-title-single = 🃏 <b>{ $title }</b>
-table-turn = 👉 È il turno di { $player }
+table-turn = { $person ->
+    [second] 👉 Tocca a te
+   *[third] 👉 È il turno di { $player }
+}
 table-over = 🏁 Partita finita.
 table-cancelled = ✖️ Partita annullata.
 
@@ -98,9 +104,13 @@ hand-none = Non stai giocando nessuna partita.
 hand-open-private = Non posso scriverti in privato: apri la chat con me e premi Avvia: { $link }
 
 ## Announcements
-game-winners = { $count ->
-    [one] 🏆 Vince { $winners }!
-   *[other] 🏆 Vincono { $winners }!
+game-winners = { $person ->
+    [second] 🏆 Hai vinto!
+    [second-plural] 🏆 Vincete voi!
+   *[third] { $count ->
+        [one] 🏆 Vince { $winners }!
+       *[other] 🏆 Vincono { $winners }!
+    }
 }
 game-draw = 🤝 La partita finisce pari.
 deal-forced-plays = 🤖 Nessuno aveva più scelta: le ultime carte le ha giocate il bot.

@@ -28,7 +28,10 @@ briscola-stock = { $count ->
    *[other] Nel mazzo: { $count } carte
 }
 briscola-trick = In tavola: { $cards }
-briscola-last-trick = Mano presa da { $winner }: { $cards } ({ $points } punti)
+briscola-last-trick = { $person ->
+    [second] Mano presa da te: { $cards } ({ $points } punti)
+   *[third] Mano presa da { $winner }: { $cards } ({ $points } punti)
+}
 briscola-points = Punti: { $points }
 briscola-partner-hand = Carte del compagno: { $cards }
 briscola-raggi = Raggi (si vince a { $target }): { $scores }
@@ -42,13 +45,21 @@ briscola-deal-draw = Sessanta a sessanta, { $series ->
    *[other] raggio pari, non conta per nessuno
 }: «J'em fat s'sànta e s'sànta».
 briscola-deal-winner = { $series ->
-    [1] { $count ->
-        [one] Fa più punti { $winners }.
-       *[other] Fanno più punti { $winners }.
+    [1] { $person ->
+        [second] Fai più punti tu.
+        [second-plural] Fate più punti voi.
+       *[third] { $count ->
+            [one] Fa più punti { $winners }.
+           *[other] Fanno più punti { $winners }.
+        }
     }
-   *[other] { $count ->
-        [one] Vince il raggio { $winners }.
-       *[other] Vincono il raggio { $winners }.
+   *[other] { $person ->
+        [second] Vinci il raggio.
+        [second-plural] Vincete il raggio.
+       *[third] { $count ->
+            [one] Vince il raggio { $winners }.
+           *[other] Vincono il raggio { $winners }.
+        }
     }
 }
 briscola-capot = «J'han ciapâ capòt»: cappotto, agli avversari nemmeno un raggio!
@@ -64,7 +75,10 @@ illegal-peek-not-now = Non è il momento di guardare le carte del compagno.
 illegal-peek-not-allowed = A questo tavolo non si guardano le carte del compagno.
 
 ## Belòta
-belota-dealer = Dà le carte (u massé): { $player }
+belota-dealer = { $person ->
+    [second] Dai le carte tu (u massé)
+   *[third] Dà le carte (u massé): { $player }
+}
 belota-turned = Carta girata (zirà): { $card }
 belota-stage-first = Primo giro: si manda il seme girato, si manda sensa o si passa.
 belota-stage-second = Secondo giro: si sceglie un altro atù, si manda sensa o si passa.
@@ -73,33 +87,86 @@ belota-stage-contru = Gli avversari possono mandà contru (punti tripli).
 belota-stage-contru-one = L'avversario può mandà contru (punti tripli).
 belota-bergere = Ultima carta del mazzo, in vista (la bergère): { $card }
 belota-face-up = Carta girata, fuori gioco: { $card }
-belota-face-up-exchanged = Fuori gioco: { $card }, scambiato da { $player } con la carta girata
+belota-face-up-exchanged = { $person ->
+    [second] Fuori gioco: { $card }, che hai scambiato con la carta girata
+   *[third] Fuori gioco: { $card }, scambiato da { $player } con la carta girata
+}
 belota-bid-exchange = Scambio { $seven } con { $card }
 belota-bids = Parole: { $bids }
-belota-said-pass = passa
-belota-said-take = manda { $suit }
-belota-said-trump = sceglie atù { $suit }
-belota-said-sensa = manda sensa
-belota-said-contru = manda contru
+belota-said-pass = { $person ->
+    [second] passi
+   *[third] passa
+}
+belota-said-take = { $person ->
+    [second] mandi { $suit }
+   *[third] manda { $suit }
+}
+belota-said-trump = { $person ->
+    [second] scegli atù { $suit }
+   *[third] sceglie atù { $suit }
+}
+belota-said-sensa = { $person ->
+    [second] mandi sensa
+   *[third] manda sensa
+}
+belota-said-contru = { $person ->
+    [second] mandi contru
+   *[third] manda contru
+}
 belota-bid-pass = Passo (passà)
 belota-bid-take = Mando { $suit } (mandà)
 belota-bid-trump = Atù { $suit }
 belota-bid-sensa = Sensa (×2)
 belota-bid-contru = Contru (×3)
 belota-bid-declare = 📣 Accuso (l'acüsu)
-belota-contract-trump = Atù (l'atù): { $suit }, mandato da { $taker } ({ $team })
-belota-contract-sensa = Sensa, mandata da { $declarer } ({ $team }): punti doppi
-belota-contract-contru = Sensa di { $declarer } ({ $team }) con il contru: punti tripli
-belota-contract-trump-solo = Atù (l'atù): { $suit }, mandato da { $taker }
-belota-contract-sensa-solo = Sensa, mandata da { $declarer }: punti doppi
-belota-contract-contru-solo = Sensa di { $declarer } con il contru: punti tripli
-belota-declared = { $player } accusa: { $declarations }
-belota-declarations-count = Vale l'accuso di { $team }: { $points } punti
-belota-declarations-count-trump = Vale l'accuso d'atù di { $team } («l'è bon u mei»): { $points } punti
+belota-contract-trump = { $person ->
+    [second] Atù (l'atù): { $suit }, mandato da te
+    [second-plural] Atù (l'atù): { $suit }, mandato da { $taker }, il tuo compagno
+   *[third] Atù (l'atù): { $suit }, mandato da { $taker } ({ $team })
+}
+belota-contract-sensa = { $person ->
+    [second] Sensa, mandata da te: punti doppi
+    [second-plural] Sensa, mandata da { $declarer }, il tuo compagno: punti doppi
+   *[third] Sensa, mandata da { $declarer } ({ $team }): punti doppi
+}
+belota-contract-contru = { $person ->
+    [second] La tua sensa con il contru: punti tripli
+    [second-plural] Sensa di { $declarer }, il tuo compagno, con il contru: punti tripli
+   *[third] Sensa di { $declarer } ({ $team }) con il contru: punti tripli
+}
+belota-contract-trump-solo = { $person ->
+    [second] Atù (l'atù): { $suit }, mandato da te
+   *[third] Atù (l'atù): { $suit }, mandato da { $taker }
+}
+belota-contract-sensa-solo = { $person ->
+    [second] Sensa, mandata da te: punti doppi
+   *[third] Sensa, mandata da { $declarer }: punti doppi
+}
+belota-contract-contru-solo = { $person ->
+    [second] La tua sensa con il contru: punti tripli
+   *[third] Sensa di { $declarer } con il contru: punti tripli
+}
+belota-declared = { $person ->
+    [second] Accusi: { $declarations }
+   *[third] { $player } accusa: { $declarations }
+}
+belota-declarations-count = { $person ->
+    [second] Vale il tuo accuso: { $points } punti
+    [second-plural] Vale il vostro accuso: { $points } punti
+   *[third] Vale l'accuso di { $team }: { $points } punti
+}
+belota-declarations-count-trump = { $person ->
+    [second] Vale il tuo accuso d'atù («l'è bon u mei»): { $points } punti
+    [second-plural] Vale il vostro accuso d'atù («l'è bon u mei»): { $points } punti
+   *[third] Vale l'accuso d'atù di { $team } («l'è bon u mei»): { $points } punti
+}
 belota-belota = { $player }: «Belòta!»
 belota-rebelota = { $player }: «Rebelòta!» (20 punti)
 belota-trick = In tavola: { $cards }
-belota-last-trick = Presa di { $winner }: { $cards } ({ $points } punti)
+belota-last-trick = { $person ->
+    [second] Presa tua: { $cards } ({ $points } punti)
+   *[third] Presa di { $winner }: { $cards } ({ $points } punti)
+}
 belota-litigiu-pending = Litigiu: { $points } punti in sospeso per chi vince la prossima mano
 belota-scores = Partita, a partìa (si vince a { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa
@@ -127,14 +194,37 @@ belota-result-failed = { $dedans ->
    *[other] Il contratto è andato dentro: ognuno segna i suoi punti.
 }
 belota-result-litigiu = Litigiu: pari! I difensori segnano i loro punti, quelli del contratto restano in sospeso.
-belota-result-made-solo = Il contratto di { $taker } è fatto: ognuno segna i suoi punti.
-belota-result-failed-solo = Il contratto di { $taker } è andato dentro: ognuno segna i suoi punti.
-belota-result-failed-to = Il contratto è andato dentro: i punti di { $taker } vanno { $count ->
-    [one] a { $to }
-   *[other] a metà a { $to }
-}.
-belota-result-litigiu-solo = Litigiu: pari! Gli altri segnano i loro punti, quelli di { $taker } restano in sospeso.
-belota-litigiu-won = { $team } vince il litigiu: +{ $points }
+belota-result-made-solo = { $person ->
+    [second] Il tuo contratto è fatto: ognuno segna i suoi punti.
+   *[third] Il contratto di { $taker } è fatto: ognuno segna i suoi punti.
+}
+belota-result-failed-solo = { $person ->
+    [second] Il tuo contratto è andato dentro: ognuno segna i suoi punti.
+   *[third] Il contratto di { $taker } è andato dentro: ognuno segna i suoi punti.
+}
+belota-result-failed-to = { $person ->
+    [second] Il tuo contratto è andato dentro: i tuoi punti vanno { $count ->
+        [one] a { $to }
+       *[other] a metà a { $to }
+    }.
+    [gainer] Il contratto di { $taker } è andato dentro: i suoi punti vanno { $count ->
+        [one] a te
+       *[other] a metà a te e a { $to }
+    }.
+   *[third] Il contratto è andato dentro: i punti di { $taker } vanno { $count ->
+        [one] a { $to }
+       *[other] a metà a { $to }
+    }.
+}
+belota-result-litigiu-solo = { $person ->
+    [second] Litigiu: pari! Gli altri segnano i loro punti, i tuoi restano in sospeso.
+   *[third] Litigiu: pari! Gli altri segnano i loro punti, quelli di { $taker } restano in sospeso.
+}
+belota-litigiu-won = { $person ->
+    [second] Vinci il litigiu: +{ $points }
+    [second-plural] Vincete il litigiu: +{ $points }
+   *[third] { $team } vince il litigiu: +{ $points }
+}
 belota-sheet-points = Si segna: { $points }
 
 rule-belota-target = Punti per vincere
@@ -162,20 +252,51 @@ illegal-nothing-to-declare = Non hai niente da accusare.
 illegal-exchange-not-allowed = Lo scambio con la carta girata lo fa solo chi ha il 7 d'atù, alla prima carta.
 
 ## Cirulla
-cirulla-turn-of-deal = Mazziere: { $dealer } · turno { $turn } di { $turns }
+cirulla-turn-of-deal = { $person ->
+    [second] Il mazziere sei tu · turno { $turn } di { $turns }
+   *[third] Mazziere: { $dealer } · turno { $turn } di { $turns }
+}
 cirulla-table = In tavola: { $cards }
 cirulla-table-empty = La tavola è vuota.
-cirulla-laid = { $player } cala { $card }
-cirulla-captured = { $player } gioca { $card } e prende { $cards }
-cirulla-scopa = 🧹 Scopa di { $player }!
-cirulla-scopa-ace = 🧹 L'asso piglia tutto: scopa di { $player }!
-cirulla-table-taken = Le carte rimaste in tavola vanno nelle prese di { $side }: { $cards }
-cirulla-table-capture = { $player } (mazziere) prende la tavola che fa { $total }: { $points ->
-    [one] 1 punto
-   *[other] { $points } punti
+cirulla-laid = { $person ->
+    [second] Cali { $card }
+   *[third] { $player } cala { $card }
 }
-cirulla-buona = ✊ { $player } bussa: { $buona } ({ $points } punti) con { $cards }
-cirulla-buona-beaten = { $player } chiama { $buona } con { $cards }, ma c'è di meglio
+cirulla-captured = { $person ->
+    [second] Giochi { $card } e prendi { $cards }
+   *[third] { $player } gioca { $card } e prende { $cards }
+}
+cirulla-scopa = { $person ->
+    [second] 🧹 Hai fatto scopa!
+   *[third] 🧹 Scopa di { $player }!
+}
+cirulla-scopa-ace = { $person ->
+    [second] 🧹 L'asso piglia tutto: hai fatto scopa!
+   *[third] 🧹 L'asso piglia tutto: scopa di { $player }!
+}
+cirulla-table-taken = { $person ->
+    [second] Le carte rimaste in tavola vanno nelle tue prese: { $cards }
+    [second-plural] Le carte rimaste in tavola vanno nelle vostre prese: { $cards }
+   *[third] Le carte rimaste in tavola vanno nelle prese di { $side }: { $cards }
+}
+cirulla-table-capture = { $person ->
+    [second] Da mazziere prendi la tavola che fa { $total }: { $points ->
+        [one] 1 punto
+       *[other] { $points } punti
+    }
+   *[third] { $player } (mazziere) prende la tavola che fa { $total }: { $points ->
+        [one] 1 punto
+       *[other] { $points } punti
+    }
+}
+cirulla-buona = { $person ->
+    [second] ✊ Bussi: { $buona } ({ $points } punti) con { $cards }
+   *[third] ✊ { $player } bussa: { $buona } ({ $points } punti) con { $cards }
+}
+cirulla-buona-beaten = { $person ->
+    [second] Chiami { $buona } con { $cards }, ma c'è di meglio
+   *[third] { $player } chiama { $buona } con { $cards }, ma c'è di meglio
+}
 cirulla-buona-cirulla = cirulla
 cirulla-buona-misci = cirulla dei misci
 cirulla-buona-decino = decino
@@ -200,10 +321,24 @@ cirulla-item-table = quindici in tavola
 cirulla-item-cirulla = cirulle
 cirulla-item-decino = decini
 cirulla-item-scala-alta = scala alta
-cirulla-void-aces = 🔄 Smazzata { $deal }: due assi in tavola ({ $cards }), la smazzata è a monte e { $dealer } ridà.
-cirulla-void-equal-cards = 🔄 Smazzata { $deal }: tre carte uguali in tavola ({ $cards }), la smazzata è a monte e { $dealer } ridà.
-cirulla-partitone-diamonds = 💎 Partitone! { $side } prende tutti i denari e vince la partita.
-cirulla-partitone-four-equal = 💎 Partitone! Quattro carte uguali in tavola: { $side } vince la partita.
+cirulla-void-aces = { $person ->
+    [second] 🔄 Smazzata { $deal }: due assi in tavola ({ $cards }), la smazzata è a monte e ridai tu.
+   *[third] 🔄 Smazzata { $deal }: due assi in tavola ({ $cards }), la smazzata è a monte e { $dealer } ridà.
+}
+cirulla-void-equal-cards = { $person ->
+    [second] 🔄 Smazzata { $deal }: tre carte uguali in tavola ({ $cards }), la smazzata è a monte e ridai tu.
+   *[third] 🔄 Smazzata { $deal }: tre carte uguali in tavola ({ $cards }), la smazzata è a monte e { $dealer } ridà.
+}
+cirulla-partitone-diamonds = { $person ->
+    [second] 💎 Partitone! Prendi tutti i denari e vinci la partita.
+    [second-plural] 💎 Partitone! Prendete tutti i denari e vincete la partita.
+   *[third] 💎 Partitone! { $side } prende tutti i denari e vince la partita.
+}
+cirulla-partitone-four-equal = { $person ->
+    [second] 💎 Partitone! Quattro carte uguali in tavola: vinci la partita.
+    [second-plural] 💎 Partitone! Quattro carte uguali in tavola: vincete la partita.
+   *[third] 💎 Partitone! Quattro carte uguali in tavola: { $side } vince la partita.
+}
 cirulla-three-voids = Tre smazzate a monte di fila: il mazziere perde la partita.
 
 rule-cirulla-target = Punti per vincere
@@ -231,10 +366,22 @@ illegal-no-buona = Non hai una buona da dichiarare.
 illegal-knock-not-in-use = A questo tavolo le buone si chiamano da sole.
 
 ## Briscola's sayings (Emilian, from the source)
-briscola-saying-futu = «Chi fa dù armàgn futù»: due punti alla prima mano, { $player } perderà il raggio!
-briscola-saying-nada = «Questa ché l'è nada un dé prìma»: { $player } prende con una briscola appena più alta.
-briscola-saying-masc = «Stròsa ed màs'c»: { $player } strozza l'avversario con l'asso.
-briscola-saying-femna = «Stròsa ad fèmna»: { $player } strozza l'avversario con il tre.
+briscola-saying-futu = { $person ->
+    [second] «Chi fa dù armàgn futù»: due punti alla prima mano, perderai il raggio!
+   *[third] «Chi fa dù armàgn futù»: due punti alla prima mano, { $player } perderà il raggio!
+}
+briscola-saying-nada = { $person ->
+    [second] «Questa ché l'è nada un dé prìma»: prendi con una briscola appena più alta.
+   *[third] «Questa ché l'è nada un dé prìma»: { $player } prende con una briscola appena più alta.
+}
+briscola-saying-masc = { $person ->
+    [second] «Stròsa ed màs'c»: strozzi l'avversario con l'asso.
+   *[third] «Stròsa ed màs'c»: { $player } strozza l'avversario con l'asso.
+}
+briscola-saying-femna = { $person ->
+    [second] «Stròsa ad fèmna»: strozzi l'avversario con il tre.
+   *[third] «Stròsa ad fèmna»: { $player } strozza l'avversario con il tre.
+}
 
 ## Belòta's bidding in the hand message
 belota-word = Parla { $player }.

@@ -9,6 +9,7 @@ import pytest
 
 from bot.games import offered_kinds, player_counts
 from tests.bot.conftest import SecrecyWatch, t
+from tests.bot.games.test_person import THIRD_ABOUT_ME
 
 GAMES = [
     (kind, n)
@@ -16,14 +17,21 @@ GAMES = [
     if kind in offered_kinds()
     for n in player_counts(kind)
 ]
+LANGS = ("it", "en")
 
 
-@pytest.mark.parametrize(("kind", "players"), GAMES)
-async def test_complete_game_by_buttons_keeps_every_hand_secret(make_table, fake, kind, players):
-    """A whole game, every action a button press; after each press no message or alert
-    outside a player's private chat shows a card of theirs before it is played, and the end
-    is announced with the winners and a rematch button."""
-    table = make_table(players)
+@pytest.mark.parametrize(
+    ("kind", "players", "lang"), [(*g, LANGS[n % 2]) for n, g in enumerate(GAMES)]
+)
+async def test_complete_game_by_buttons_keeps_every_hand_secret(
+    make_table, fake, kind, players, lang
+):
+    """A whole game, every action a button press (every other game in English); after each
+    press no message or alert outside a player's private chat shows a card of theirs before it
+    is played, and the end is announced with the winners and a rematch button, and told to
+    each player in their hand ("Hai vinto!")."""
+    table = make_table(players, lang=lang)
+    t = table.t
     await table.start(kind, players)
     watch = SecrecyWatch(table)
     rng = random.Random(f"{kind}{players}")
@@ -54,6 +62,15 @@ async def test_complete_game_by_buttons_keeps_every_hand_secret(make_table, fake
     for user in table.users:
         hand = table.hand_message(user)
         assert t("table-over") in hand.text and not hand.buttons
+        # Told to its player: "Hai vinto!" ("Vincete voi!" in pairs) to the winners only,
+        # and never their own name swapped for "Tu" in a sentence made for someone else.
+        seat = stored.seat_of(user["id"])
+        person = "second-plural" if players == 4 else "second"
+        you_won = t("game-winners", person=person, winners="", count=1)
+        assert (you_won in hand.text) == (seat in stored.winners), hand.text
+        assert not THIRD_ABOUT_ME.search(hand.text), hand.text
+    labels = [f"<b>{t(key)}</b>" for key in ("you", "you-pair")]
+    assert not [m.text for m in table.group_messages() if any(x in m.text for x in labels)]
 
 
 @pytest.mark.parametrize(("kind", "players"), GAMES)

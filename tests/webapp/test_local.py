@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from bot.webapp.local import LOCAL_USER, LocalServer
+from tests.bot.games.test_person import THIRD_ABOUT_ME
 from tests.translator import TR
 from tests.webapp.conftest import PHONE, SCREENSHOTS
 from tests.webapp.fit import faults
@@ -29,6 +30,7 @@ class Shots:
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.taken: set[str] = set()
+        self.seen: list[str] = []  # the page's text at every state, as the player read it
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     def at(self, what: str | None):
@@ -97,6 +99,7 @@ async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 
     told_why = False
     for clicks in range(limit):
         await page.wait_for_selector(READY, timeout=15_000)
+        shots.seen.append(await page.inner_html("#app"))
         if await page.locator(".result").count():
             over = bool(await page.locator("#app[data-over]").count())
             await close_result(page, shots, over)
@@ -158,7 +161,8 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     game_id = await local.local.start(kind, players, level, seed=7, rules=rules)
     await page.goto(local.url)
     await page.wait_for_selector(READY)
-    clicks = await play_by_clicking(page, random.Random(kind), Shots(f"{kind}{players}"))
+    shots = Shots(f"{kind}{players}")
+    clicks = await play_by_clicking(page, random.Random(kind), shots)
     # Closed at the game's end, the result leaves the final table and the way to go on.
     assert await page.locator("#again").is_visible()
     assert await page.locator("#open-result").is_visible()
@@ -169,6 +173,14 @@ async def test_whole_game_by_clicking(browser, local, kind, players, rules, leve
     assert clicks > 0 and len(mine) >= clicks  # every click played once (forced tails too)
     assert not errors, errors
     assert requested and all(url.startswith((local.url, "data:")) for url in requested)
+    # What is about the player is told to them: never their label in a sentence made for
+    # someone else ("Vince Tu"), and the game's end says whether they won ("Hai vinto!").
+    read = "\n".join(shots.seen)
+    assert not THIRD_ABOUT_ME.search(read), THIRD_ABOUT_ME.search(read).group(0)
+    assert TR.get("it", "webapp-your-turn") in read
+    person = "second-plural" if players == 4 else "second"
+    you_won = TR.get("it", "game-winners", person=person, winners="", count=1)
+    assert (you_won.removeprefix("🏆 ") in read) == (0 in row.winners)
     await context.close()
 
 

@@ -377,17 +377,10 @@ function glyphs(html) {
     .trim();
 }
 
-function pyEscape(text) {
-  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-// The server writes the player by name for everyone; this page's player reads "Tu"/"You".
-function words(html, st) {
-  let out = glyphs(html);
-  if (st && st.seat !== null && st.names[st.seat]) {
-    out = out.split(`<b>${pyEscape(st.names[st.seat])}</b>`).join(`<b>${esc(T("webapp-you"))}</b>`);
-  }
-  return out;
+// The server's lines, with the page's symbols (the server tells each seat's lines to its
+// player: "Tocca a te", "Hai vinto").
+function words(html) {
+  return glyphs(html);
 }
 
 function nameOf(seat, st) {
@@ -569,7 +562,7 @@ function shownCards(st) {
   const shown = st.shown || [];
   if (!shown.length) return "";
   const cards = shown
-    .map((s) => `<figure class="shown" title="${esc(s.title)}">${card(s.card, st, "small")}<figcaption>${words(esc(s.caption), st)}</figcaption></figure>`)
+    .map((s) => `<figure class="shown" title="${esc(s.title)}">${card(s.card, st, "small")}<figcaption>${words(esc(s.caption))}</figcaption></figure>`)
     .join("");
   return `<div class="out-of-play">${cards}</div>`;
 }
@@ -611,7 +604,7 @@ function actionButtons(st) {
   const others = st.legal.filter((code) => code.length !== 2 && code[2] !== ":");
   let html = others
     .map((code) => {
-      const label = words(esc(st.labels[code] || code), st);
+      const label = words(esc(st.labels[code] || code));
       if (confirming === code)
         return `<button type="button" class="act confirm" data-action="${esc(code)}" data-confirmed="1">${esc(T("webapp-confirm"))} ${label}<small>${esc(T(`webapp-help-${code}`))}</small></button>`;
       return `<button type="button" class="act" data-action="${esc(code)}">${label}${bidHelp(code)}</button>`;
@@ -696,9 +689,9 @@ function resultPanel(st) {
   if (!resultOpen(st)) return "";
   const r = st.result;
   const again = session.local && st.over ? `<button type="button" class="act" id="again">${esc(T("webapp-again"))}</button>` : "";
-  const outcome = (r.outcome || []).map((l) => `<p class="outcome">${words(l, st)}</p>`).join("");
-  const score = st.score ? `<p class="total">${words(st.score, st)}</p>` : "";
-  const details = (r.lines || []).map((l) => `<p>${words(l, st)}</p>`).join("");
+  const outcome = (r.outcome || []).map((l) => `<p class="outcome">${words(l)}</p>`).join("");
+  const score = st.score ? `<p class="total">${words(st.score)}</p>` : "";
+  const details = (r.lines || []).map((l) => `<p>${words(l)}</p>`).join("");
   return (
     `<div class="result" role="dialog" aria-modal="true"><div class="sheet">` +
     `<div class="sheet-head">${outcome}${score}<div class="row">${again}<button type="button" class="act quiet" id="close-result">${esc(T("webapp-close"))}</button></div></div>` +
@@ -758,7 +751,7 @@ function show(st) {
     placeIn(parts.trick);
   }
   const level = st.level ? `${st.score ? " · " : ""}${esc(T("webapp-level"))}: ${esc(st.level)}` : "";
-  const score = st.score || level ? `<div class="score">${st.score ? words(st.score, st) : ""}${level}</div>` : "";
+  const score = st.score || level ? `<div class="score">${st.score ? words(st.score) : ""}${level}</div>` : "";
   const newGame = session.local ? `<button type="button" class="link" id="new-game">${esc(T("webapp-new-game"))}</button>` : "";
   patch(
     parts.header,
@@ -767,10 +760,10 @@ function show(st) {
   patch(parts.centre, centre(st));
   captureFlight(st);
   patch(parts.last, lastLine(st));
-  patch(parts.turn, `<div class="turn${st.legal.length ? " mine" : ""}">${words(st.turn, st)}</div>`);
+  patch(parts.turn, `<div class="turn${st.legal.length ? " mine" : ""}">${words(st.turn)}</div>`);
   patch(parts.actions, actionButtons(st));
   drawHand(parts.hand, st);
-  patch(parts.notes, st.notes.length ? `<div class="notes">${st.notes.map((l) => `<p>${words(l, st)}</p>`).join("")}</div>` : "");
+  patch(parts.notes, st.notes.length ? `<div class="notes">${st.notes.map((l) => `<p>${words(l)}</p>`).join("")}</div>` : "");
   patch(parts.result, resultPanel(st));
   if (st.legal.length && lastTurn !== st.move) {
     lastTurn = st.move;

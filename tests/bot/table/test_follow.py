@@ -201,11 +201,16 @@ async def test_a_whole_game_with_the_edit_window_pings_each_turn_once_and_shows_
         if line.startswith(("🏆", "🤝"))
     ]
     assert len(ending) == 1
+    stored = await table.bot.svc.storage.get_game(table.game_id)
     for user in table.users:
         alive = [m for m in table.fake.messages(user) if not m.deleted]
         hands = [m for m in alive if m.text.startswith(f"🃏 {table.group['title']} ·")]
         assert len(hands) == 1 and not hands[0].buttons
-        assert ending[0] in hands[0].text.split("\n")
+        said = ending[0]  # the group's line; a winner's hand tells them ("Hai vinto!")
+        if stored.seat_of(user["id"]) in stored.winners:
+            person = "second-plural" if len(stored.winners) > 1 else "second"
+            said = t("game-winners", person=person, winners="", count=1)
+        assert said in hands[0].text.split("\n")
         assert not any("⏳" in m.text for m in alive)
     assert table.finished()
     pings = pings_of(table, start)
@@ -481,13 +486,15 @@ async def test_belota_bids_from_the_hand_or_from_the_table_make_the_same_game(bo
             plain = screens.make_ctx(TR, "it", live)
             plain.names = [u["first_name"] for u in table.users]  # as the chat shows them
             for other, user in enumerate(table.users):
+                plain.me = other  # each hand is told to its player ("Tu passi", "Voi 0")
                 hand = table.hand_message(user).text
                 assert t("belota-turned", card=ctx.card(view["turned"])) in hand
                 if view["bids"]:
                     said = ", ".join(
-                        f"{plain.names[s]} {ui._bid_word(plain, view, bid)}"
+                        f"{plain.name(s)} {ui._bid_word(plain, view, bid, s)}"
                         for s, bid in view["bids"]
                     )
+                    said = said.replace("<b>", "").replace("</b>", "")
                     assert t("belota-bids", bids=said) in hand
                 whose = (
                     t("hand-your-turn")
@@ -509,9 +516,10 @@ async def test_belota_bids_from_the_hand_or_from_the_table_make_the_same_game(bo
         await bot.svc.renderer.drain()
         plain = screens.make_ctx(TR, "it", live)
         plain.names = [u["first_name"] for u in table.users]
-        score = ui.scores_line(plain, live.game.view(None)).replace("<b>", "").replace("</b>", "")
-        for user in table.users:  # the play has begun: the score is still in every hand
-            assert score in table.hand_message(user).text
+        for seat, user in enumerate(table.users):  # the play has begun: the score is still
+            plain.me = seat  # in every hand, told to its player ("Voi 0")
+            score = ui.scores_line(plain, live.game.view(None))
+            assert score.replace("<b>", "").replace("</b>", "") in table.hand_message(user).text
         outcomes.append((await bot.svc.storage.actions(live.game_id), table.table().text))
     assert outcomes[0] == outcomes[1]
 
