@@ -58,7 +58,12 @@ deal known to both seats, each playing its best to the deal's count; a solve of 
 takes about 3 ms a candidate on the engine's fast path), all its legal actions candidates: the
 other seat's replies are then its best, not the normal player's. Blunders (``bench/blunders.py``,
 1,000 positions of the last two turns, 100 samples a decision): 106 -> 97, points lost a
-position 0.375 -> 0.348. RESULTS_SOLVE
+position 0.375 -> 0.348; against the hard player without it, at 100 samples a decision, 400
+seat-swapped deals: won 48.5% lost 48.0%, margin +0.1 +-0.1 a deal (a gain at the edge of the
+noise, kept for the blunders). Tried: searching earlier turns the same way, exactly to the end of
+the turn (of the next when fewer than three of its cards are left) and the position reached valued
+by ``leaf``, in place of the normal player's lookahead (as cheap: 0.4 ms a candidate either way):
+against the same, won 49.0% lost 46.0%, margin +0.1 +-0.3 a deal: not kept.
 
 Both, given the game, search the last turn of a two-player deal exactly once the stock is empty
 (every card left is then in a hand, and the opponent's hand is the unseen cards): the normal
@@ -111,11 +116,6 @@ CONFIDENCE = 1.96
 # ``SOLVE_COST`` lookaheads, so a number of samples asked for is divided by it.
 SOLVE_STOCK = 6
 SOLVE_COST = 4
-# Before that, with ``TURN_SOLVE`` (0: off), each sampled deal is searched exactly to the end of
-# the turn (and of the next when fewer than ``TURN_SOLVE`` cards of this one are left) and the
-# position reached valued by ``leaf``; such a search costs about ``TURN_COST`` lookaheads.
-TURN_SOLVE = 0
-TURN_COST = 1
 
 
 @cache
@@ -819,21 +819,6 @@ def hard(
 
         if samples is not None:
             samples = max(1, samples // SOLVE_COST)
-    elif n == 2 and TURN_SOLVE and not view["rules"].get("pairs_contest"):
-        # Earlier turns: each sampled deal searched to the end of the turn (and of the next,
-        # when fewer than ``TURN_SOLVE`` cards of this one are left), valued there by ``leaf``.
-        base = list(game.scores)
-        left = stock + sum(view["hand_sizes"])
-        stop = left - left % 6 if left % 6 else left - 6
-        if left - stop < TURN_SOLVE:
-            stop -= 6
-        candidates = ranked
-
-        def value(world: Cirulla, code: str, _r: random.Random) -> float:
-            return solved(world.copy(), side, code, base, left, stop)
-
-        if samples is not None:
-            samples = max(1, samples // TURN_COST)
     else:
 
         def value(world: Cirulla, code: str, _r: random.Random) -> float:
@@ -853,28 +838,15 @@ def hard(
 
 
 # -- the last two turns, solved on sampled deals --------------------------------------------------
-def solved(g: Cirulla, side: int, first: str, base: list[int], left: int, stop: int = 0) -> float:
+def solved(g: Cirulla, side: int, first: str, base: list[int], left: int) -> float:
     """Play ``first``, then both seats their best with every card known (the sampled deal's
     stock included) to the end of the deal; ``side``'s point margin from the match ``base``
     scores (the ``g.scores`` at the root). ``left``: the cards still to be played in the deal,
-    ``first`` included. With ``stop``, the search stops when that many cards are left, and
-    values the position reached by ``leaf``."""
-    ctx = None
-    if stop:
-        v = g.fast_sight(g.current_seat)
-        masks = v.pile_masks
-        theirs = 0
-        for i, m in enumerate(masks):
-            if i != side:
-                theirs |= m
-        key = _mask_worth_key(masks[side], theirs, v.grande_points)
-        ctx = ([len(p) for p in v.piles], base, key)
+    ``first`` included."""
     g.step(g.action_id(first))
     if left == 1 or g.current_seat is None:
         return _margin(g, side, base)
-    if left - 1 == stop:
-        return leaf(g, side, *ctx)
-    return _solve(g, side, base, left - 1, -math.inf, math.inf, stop, ctx)
+    return _solve(g, side, base, left - 1, -math.inf, math.inf)
 
 
 def _margin(g: Cirulla, side: int, base: list[int]) -> float:
@@ -889,18 +861,9 @@ def _margin(g: Cirulla, side: int, base: list[int]) -> float:
     return scores[side] - base[side] - scores[1 - side] + base[1 - side]
 
 
-def _solve(
-    g: Cirulla,
-    side: int,
-    base: list[int],
-    left: int,
-    alpha: float,
-    beta: float,
-    stop: int = 0,
-    ctx: Any = None,
-) -> float:
-    """The margin of ``g`` (changed) with both seats playing their best (alpha-beta), to the
-    end of the deal or to ``stop`` cards left (valued by ``leaf`` with ``ctx``)."""
+def _solve(g: Cirulla, side: int, base: list[int], left: int, alpha: float, beta: float) -> float:
+    """The margin of ``g`` (changed) with both seats playing their best (alpha-beta) to the end
+    of the deal, ``left`` cards from it."""
     ids = g.choices()
     if KNOCK_ID in ids:  # a buona is points: always declared
         g.step(KNOCK_ID)
@@ -915,10 +878,8 @@ def _solve(
         c.step(a)
         if left == 1 or c.current_seat is None:
             v = _margin(c, side, base)
-        elif left - 1 == stop:
-            v = leaf(c, side, *ctx)
         else:
-            v = _solve(c, side, base, left - 1, alpha, beta, stop, ctx)
+            v = _solve(c, side, base, left - 1, alpha, beta)
         if maximizing:
             if v > best:
                 best = v

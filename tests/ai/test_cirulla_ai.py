@@ -342,7 +342,7 @@ def test_a_solved_deal_gives_each_action_the_margin_best_play_forces(seed):
 
 def test_hard_solves_the_last_two_turns_on_sampled_deals():
     """With the last deal's cards in the stock (two players), hard solves its sampled deals to
-    the end and still plays a legal action; the turn-limited search of earlier turns too."""
+    the end and still plays a legal action, as it does with its lookaheads before."""
     g = engine.new_game("cirulla", 2, seed=5)
     rng = random.Random(5)
     seen = set()
