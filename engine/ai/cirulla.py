@@ -58,12 +58,14 @@ deal known to both seats, each playing its best to the deal's count; a solve of 
 takes about 3 ms a candidate on the engine's fast path), all its legal actions candidates: the
 other seat's replies are then its best, not the normal player's. Blunders (``bench/blunders.py``,
 1,000 positions of the last two turns, 100 samples a decision): 106 -> 97, points lost a
-position 0.375 -> 0.348; against the hard player without it, at 100 samples a decision, 400
-seat-swapped deals: won 48.5% lost 48.0%, margin +0.1 +-0.1 a deal (a gain at the edge of the
-noise, kept for the blunders). Tried: searching earlier turns the same way, exactly to the end of
-the turn (of the next when fewer than three of its cards are left) and the position reached valued
-by ``leaf``, in place of the normal player's lookahead (as cheap: 0.4 ms a candidate either way):
-against the same, won 49.0% lost 46.0%, margin +0.1 +-0.3 a deal: not kept.
+position 0.375 -> 0.348 (at the 250 ms default, 100 -> 91, 0.351 -> 0.332); against the hard
+player without it, at 100 samples a decision, 400 seat-swapped deals: won 48.5% lost 48.0%,
+margin +0.1 +-0.1 a deal; at the 250 ms default, 200 deals: margin -0.1 +-0.3 (within the
+noise either way: kept for the blunders). Tried: searching earlier turns the same way, exactly
+to the end of the turn (of the next when fewer than three of its cards are left) and the
+position reached valued by ``leaf``, in place of the normal player's lookahead (as cheap: 0.4 ms
+a candidate either way): against the same, won 49.0% lost 46.0%, margin +0.1 +-0.3 a deal: not
+kept.
 
 Both, given the game, search the last turn of a two-player deal exactly once the stock is empty
 (every card left is then in a hand, and the opponent's hand is the unseen cards): the normal
