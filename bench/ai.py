@@ -19,13 +19,17 @@ counted) counts as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--hard-deals 300] [--budget-ms 250] [--jobs 2]
                        [--kind briscola] [--level normal|hard] [--skip-hard] [--samples 40]
-                       [--players 3] [--against normal]
+                       [--players 3] [--against normal|earlier] [--earlier REV]
 
 The hard level thinks for ``--budget-ms`` per decision in the pairings (by default
 ``engine.ai.DEFAULT_BUDGET_MS``), or searches ``--samples`` sampled deals per decision (the same
 choices however loaded the machine is: for comparing versions); the last table times it at the
 default budget on positions from normal games. ``--level`` keeps the pairings whose first player
 is that level, ``--against`` those whose second player is that one.
+
+``--earlier REV`` adds a pairing of the hard level against an earlier hard ("earlier"): the
+game's player module as it was at the git revision ``REV`` (read with ``git show``, loaded under
+another name; it uses today's engine and ``engine.ai.search``), given the same budget or samples.
 """
 
 from __future__ import annotations
@@ -37,8 +41,10 @@ import math
 import multiprocessing
 import random
 import statistics
+import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,16 +69,47 @@ PAIRINGS = [
 ]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+_EARLIER: dict[tuple[str, str], types.ModuleType] = {}
+
+
+def earlier_module(kind: str, rev: str) -> types.ModuleType:
+    """The player module of ``kind`` as it was at git revision ``rev``, loaded under another
+    name (once per process)."""
+    key = (kind, rev)
+    if key not in _EARLIER:
+        path = f"engine/ai/{kind}.py"
+        source = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{rev}:{path}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        module = types.ModuleType(f"earlier_{kind}")
+        module.__file__ = f"{rev}:{path}"
+        sys.modules[module.__name__] = module  # dataclasses and the like look themselves up
+        exec(compile(source, module.__file__, "exec"), module.__dict__)
+        _EARLIER[key] = module
+    return _EARLIER[key]
+
+
 def deal_points(event: dict) -> list[int]:
     """Points per side that a ``deal_scored`` event gives this deal."""
     return list(event["points"])
 
 
 def play_deal(
-    kind: str, players: int, levels: list[str], seed: int, budget_ms: int, samples: int | None
+    kind: str,
+    players: int,
+    levels: list[str],
+    seed: int,
+    budget_ms: int,
+    samples: int | None,
+    earlier: str | None = None,
 ) -> tuple:
     """Play the first deal of a game seeded ``seed``; return points per side and timings (the
-    hard level searching ``samples`` deals per decision when given, else ``budget_ms``)."""
+    hard level searching ``samples`` deals per decision when given, else ``budget_ms``;
+    "earlier", the hard level of git revision ``earlier``)."""
     g = engine.new_game(kind, players, seed=seed)
     rng = random.Random(seed * 7919 + 1)
     times: dict[str, list[float]] = {}
@@ -88,6 +125,13 @@ def play_deal(
         cpu = time.thread_time()
         if level == "greedy":
             code = greedy(view, legal)
+        elif level == "earlier":
+            module = earlier_module(kind, earlier)
+            if len(legal) == 1:
+                code = legal[0]
+            else:
+                budget = None if samples else budget_ms
+                code = module.hard(view, legal, rng, budget, samples=samples or None, game=g)
         elif level == "hard" and samples and len(legal) > 1:
             hard = importlib.import_module(f"engine.ai.{kind}").hard
             code = hard(view, legal, rng, samples=samples, game=g)
@@ -110,7 +154,7 @@ def play_deal(
 
 def run_pair(args: tuple) -> tuple:
     """One seat-swapped pair of deals; the first level's margins and every timing."""
-    kind, players, first, second, seed, budget_ms, samples = args
+    kind, players, first, second, seed, budget_ms, samples, earlier = args
     margins = []
     times: dict[str, list[float]] = {}
     for side in range(3 if players == 3 else 2):
@@ -120,7 +164,7 @@ def run_pair(args: tuple) -> tuple:
             levels = [first if s == side else second for s in range(players)]
         else:
             levels = [first if s % 2 == side else second for s in range(players)]
-        points, t = play_deal(kind, players, levels, seed, budget_ms, samples)
+        points, t = play_deal(kind, players, levels, seed, budget_ms, samples, earlier)
         mine = points[side]
         if players == 3:
             margins += [mine - p for i, p in enumerate(points) if i != side]
@@ -163,10 +207,15 @@ def workers(jobs: int, ordered: bool = False) -> Iterator[Callable[..., Iterator
             pool.close()
 
 
-def bench_pairing(kind, players, first, second, deals, budget_ms, imap, samples=None) -> None:
+def bench_pairing(
+    kind, players, first, second, deals, budget_ms, imap, samples=None, earlier=None
+) -> None:
     """Play and print one pairing."""
     pairs = max(1, deals // 2)
-    jobs = [(kind, players, first, second, 10_000 + k, budget_ms, samples) for k in range(pairs)]
+    jobs = [
+        (kind, players, first, second, 10_000 + k, budget_ms, samples, earlier)
+        for k in range(pairs)
+    ]
     start = time.perf_counter()
     margins: list[int] = []
     pair_means: list[float] = []
@@ -242,7 +291,8 @@ def main() -> None:
     parser.add_argument("--skip-hard", action="store_true", help="only the cheap pairings")
     parser.add_argument("--level", choices=("normal", "hard"), help="first player's level")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), help="only this many players")
-    parser.add_argument("--against", choices=("greedy", "normal"), help="second player's level")
+    parser.add_argument("--against", choices=("greedy", "normal", "earlier"), help="second player")
+    parser.add_argument("--earlier", help="git revision of an earlier hard to play against")
     args = parser.parse_args()
     kinds = [k for k in KINDS if k in engine.GAMES and (args.kind in (None, k))]
     print(
@@ -250,15 +300,28 @@ def main() -> None:
         f"hard budget {args.budget_ms} ms, jobs {args.jobs}"
         + (f", hard samples {args.samples}" if args.samples else "")
     )
+    pairings = list(PAIRINGS)
+    if args.earlier:
+        pairings += [(k, p, "hard", "earlier") for k, p, f, s in PAIRINGS if f == "normal"]
     with workers(args.jobs) as imap:
-        for kind, players, first, second in PAIRINGS:
+        for kind, players, first, second in pairings:
             hard = "hard" in (first, second)
             if kind not in kinds or (args.skip_hard and hard) or args.level not in (None, first):
                 continue
             if args.players not in (None, players) or args.against not in (None, second):
                 continue
             deals = args.hard_deals if hard else args.deals
-            bench_pairing(kind, players, first, second, deals, args.budget_ms, imap, args.samples)
+            bench_pairing(
+                kind,
+                players,
+                first,
+                second,
+                deals,
+                args.budget_ms,
+                imap,
+                args.samples,
+                args.earlier,
+            )
     if args.timing:
         timed = dict.fromkeys((k, p) for k, p, _, _ in PAIRINGS if k in kinds)
         for kind, players in timed:

@@ -12,7 +12,8 @@ levels:
   paired comparison on the same sampled deals shows a gain clear of the noise (95% interval;
   one standard error in two-player Briscola, whose sampled deals read the opponent's plays).
   (Belòta's hard player searches the play only and bids as the normal player: searching bids
-  measured worse.)
+  measured worse. Cirulla's hard player, in the last two turns of a two-player deal, solves each
+  sampled deal exactly to its end instead of playing it out with the normal rules.)
 
 Both normal and hard play the endings in which the cards left are known exactly (Briscola for two
 once the stock is empty, Cirulla's last turn for two, Belòta's last tricks).

@@ -304,3 +304,54 @@ def test_the_lookahead_on_the_fast_path_plays_and_values_as_the_plain_one(player
                     checked += 1
             g.play(seat, rng.choice(legal))
     assert checked > 100
+
+
+def margin_after(g: engine.Game, code: str, side: int) -> float:
+    """Brute force through the engine itself: the best point margin of the deal ``side`` can
+    force once the seat to act plays ``code``, every card known (the partitone as 60)."""
+    child = engine.load_game(g.to_json())
+    for event in child.play(g.current_seat, code):
+        if event["type"] == "deal_scored":
+            return event["points"][side] - event["points"][1 - side]
+        if event["type"] == "partitone":
+            return 60 if event["side"] == side else -60
+    results = [margin_after(child, c, side) for c in child.legal_actions(child.current_seat)]
+    return max(results) if child.current_seat == side else min(results)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_solved_deal_gives_each_action_the_margin_best_play_forces(seed):
+    """The hard player's solve of a sampled deal (every card known, both seats at their best)
+    gives each action the margin the brute force gives it, less the points the deal had
+    already marked (it counts from the match scores at the root)."""
+    g = engine.new_game("cirulla", 2, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        view = g.view(g.current_seat)
+        if view["stock_size"] == 0 and sum(view["hand_sizes"]) == 4:
+            break
+        g.play(g.current_seat, rng.choice(g.legal_actions(g.current_seat)))
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    gaps = {
+        margin_after(g, code, seat) - ai.solved(g.copy(), seat, code, list(g.scores), 4)
+        for code in legal
+    }
+    assert len(gaps) == 1
+
+
+def test_hard_solves_the_last_two_turns_on_sampled_deals():
+    """With the last deal's cards in the stock (two players), hard solves its sampled deals to
+    the end and still plays a legal action, as it does with its lookaheads before."""
+    g = engine.new_game("cirulla", 2, seed=5)
+    rng = random.Random(5)
+    seen = set()
+    while g.current_seat is not None and len(seen) < 2:
+        seat = g.current_seat
+        view, legal = g.view(seat), g.legal_actions(seat)
+        if len(legal) > 1 and "knock" not in legal:
+            code = ai.hard(view, legal, random.Random(1), samples=8, game=g)
+            assert code in legal
+            seen.add(0 < view["stock_size"] <= ai.SOLVE_STOCK)
+        g.play(seat, rng.choice(legal))
+    assert seen == {True, False}
