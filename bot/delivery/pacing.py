@@ -106,10 +106,12 @@ class CallBudget:
 
     @property
     def max_rate(self) -> float:
-        """Calls the bucket holds: a period's worth at the current rate (a fifth of it once
-        Telegram has refused a call: ``flood.BURST_AFTER_429``)."""
+        """Calls the bucket holds: a period's worth at the current rate (once Telegram has
+        refused a call, ``flood.BURST_AFTER_429``: no burst on top of the rate)."""
         control = self.control
-        return max(1.0, control.rate * self._period * control.burst)
+        if control.burst is not None:
+            return max(1.0, control.burst)
+        return max(1.0, control.rate * self._period)
 
     def refused(self) -> None:
         """Telegram refused a call for the overall rate (a 429): slow down."""
@@ -361,6 +363,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     self.overall.control.answers_count = True
                 self._refused(chat, is_group, previous, retry_seconds(exc) + RETRY_SLACK)
                 raise
+        if self.overall is not None:
+            self.overall.control.passed(asyncio.get_running_loop().time())
         if overall is not None:
             overall.went_through()
         if chat is not None:
@@ -440,6 +444,14 @@ class Pacing:
             await self.budget.reserve(not_before=wait)
         elif wait > 0:
             await asyncio.sleep(wait)
+
+    def private_wait(self, user_id: int) -> float:
+        """Seconds left of a private chat's gap since the bot's latest message there (0 or
+        less: none; none while a flush is under way)."""
+        if self._hurry:
+            return 0.0
+        last = self._last_private.get(user_id, -1e9)
+        return last + self.private_gap - asyncio.get_running_loop().time()
 
     def private_sent(self, user_id: int) -> None:
         """A message was sent to a private chat: its gap starts now."""
