@@ -39,11 +39,12 @@ INCREASE = 0.5
 COOL_DOWN = 1.0
 # The overall rate never goes under this many calls a second (something always goes).
 FLOOR = 1.0
-# Once Telegram has refused the bot, the overall budget lets at most this many calls go at once:
-# Telegram counts the calls of any one second, and a bucket that let a burst go on top of its
-# rate would make more than its rate in some seconds (0.2 s's worth of burst made 1.2 times the
-# rate: refused from 83% of the enforced rate on, and the rate settled at 76-86% of it).
-BURST_AFTER_429 = 1.0
+# Once Telegram has refused the bot, the overall budget lets this many seconds' worth of calls
+# go at once (a burst, to catch up with a timer late on a busy loop), and never more than its
+# rate in any COUNT_SPAN: Telegram counts the calls of any one second, and the burst alone, on
+# top of the rate, made 1.2 times the rate in some seconds (refused from 83% of the enforced rate
+# on: the rate settled at 76-86% of it).
+BURST_AFTER_429 = 0.2
 # The span over which the calls Telegram let through are counted (its overall limit is per
 # second): a 429 of the overall rate cuts it to DECREASE times that count at once, whatever the
 # rate was (from the documented 30 down to an enforced 20 in one cut, not four seconds of cuts
@@ -77,7 +78,8 @@ class RateControl:
     def __init__(self, ceiling: float) -> None:
         self.ceiling = ceiling
         self.rate = ceiling
-        # Calls the budget lets go at once (None: a second's worth, until Telegram refuses one).
+        # Seconds' worth of calls the budget lets go at once (None: a second's, until Telegram
+        # refuses one; then no more than the rate in any second, too).
         self.burst: float | None = None
         self.cuts = 0  # 429s that cut the rate, for the logs and the benchmark
         # Whether Telegram counts the answers to presses in its overall rate (an answer was
@@ -85,11 +87,27 @@ class RateControl:
         self.answers_count = False
         self._cut_at = -1e9
         self._through: deque[float] = deque()  # loop time of each call let through lately
+        self._granted: deque[float] = deque()  # loop time of each place the budget gave lately
 
     def passed(self, now: float) -> None:
         """A call (any method: Telegram counts them all) went through at ``now``."""
         self._through.append(now)
         self._trim(now)
+
+    def granted(self, now: float) -> None:
+        """The budget gave a place (or counted an answer) at ``now``."""
+        if self.burst is not None:
+            self._granted.append(now)
+
+    def window_wait(self, now: float) -> float:
+        """Seconds before the budget may give another place: once Telegram has refused a
+        call, no more than the rate (at least one) in any ``COUNT_SPAN``; 0 before."""
+        granted = self._granted
+        while granted and granted[0] <= now - COUNT_SPAN:
+            granted.popleft()
+        if self.burst is None or len(granted) < max(1, int(self.rate * COUNT_SPAN)):
+            return 0.0
+        return granted[-int(self.rate * COUNT_SPAN)] + COUNT_SPAN - now
 
     def _trim(self, now: float) -> None:
         through = self._through

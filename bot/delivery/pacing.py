@@ -107,11 +107,10 @@ class CallBudget:
     @property
     def max_rate(self) -> float:
         """Calls the bucket holds: a period's worth at the current rate (once Telegram has
-        refused a call, ``flood.BURST_AFTER_429``: no burst on top of the rate)."""
+        refused a call, ``flood.BURST_AFTER_429``'s worth, and no more than the rate in any
+        second: ``RateControl.window_wait``)."""
         control = self.control
-        if control.burst is not None:
-            return max(1.0, control.burst)
-        return max(1.0, control.rate * self._period)
+        return max(1.0, control.rate * self._period * (control.burst or 1.0))
 
     def refused(self) -> None:
         """Telegram refused a call for the overall rate (a 429): slow down."""
@@ -124,7 +123,7 @@ class CallBudget:
 
     def charge(self) -> None:
         """Count a call that went at once (an answer, once Telegram counts them)."""
-        self._leak()
+        self.control.granted(self._leak())
         self._level += 1
 
     def _leak(self) -> float:
@@ -139,9 +138,14 @@ class CallBudget:
 
     async def acquire(self, priority: int = URGENT) -> None:
         """Wait for a place in the budget."""
-        self._leak()
-        if not any(self._queues) and self._level + 1 <= self._cap(priority):
+        now = self._leak()
+        if (
+            not any(self._queues)
+            and self._level + 1 <= self._cap(priority)
+            and self.control.window_wait(now) <= 0
+        ):
             self._level += 1
+            self.control.granted(now)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues[priority].append(future)
@@ -173,17 +177,22 @@ class CallBudget:
         return low.popleft() if low and later_ok else None
 
     def _grant(self) -> None:
-        self._timer = None
-        self._leak()
-        while self._level + 1 <= self.max_rate:
+        if self._timer is not None:
+            # Called before its timer (a place given back, a new call): one timer at a time, or
+            # each such call would start one more chain of timers (thousands a second).
+            self._timer.cancel()
+            self._timer = None
+        now = self._leak()
+        while self._level + 1 <= self.max_rate and self.control.window_wait(now) <= 0:
             future = self._next(self._level + 1 <= self._cap(LATER))
             if future is None:
                 break
             self._level += 1
+            self.control.granted(now)
             future.set_result(None)
         if any(self._queues) and self._timer is None:
             cap = self.max_rate if any(self._queues[:-1]) else self._cap(LATER)
-            wait = (self._level + 1 - cap) / self.control.rate
+            wait = max((self._level + 1 - cap) / self.control.rate, self.control.window_wait(now))
             self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._grant)
 
     async def reserve(self, priority: int = URGENT, not_before: float = 0.0) -> None:
