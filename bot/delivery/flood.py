@@ -63,7 +63,8 @@ GAP_DONE = 0.05
 # At most this gap between two calls of one chat, whatever Telegram says (a retry_after of its
 # own still pauses the chat for as long as it asks).
 GAP_CAP = 10.0
-# The answers to presses and inline queries go at once, out of the bot's budget: refused by
+# The answers to presses and inline queries go at once, out of the bot's budget (once Telegram
+# has refused one, first in line in it): refused by
 # Telegram, they are tried again up to this many times (a second apart: within the 15 seconds a
 # press may be answered), as a button left spinning is a press that looks lost.
 ANSWERS = frozenset({"answerCallbackQuery", "answerInlineQuery"})
@@ -83,7 +84,7 @@ class RateControl:
         self.burst: float | None = None
         self.cuts = 0  # 429s that cut the rate, for the logs and the benchmark
         # Whether Telegram counts the answers to presses in its overall rate (an answer was
-        # refused): they still go at once, but take their place in the budget.
+        # refused): each then takes the budget's next place, before any message.
         self.answers_count = False
         self._cut_at = -1e9
         self._through: deque[float] = deque()  # loop time of each call let through lately
@@ -117,14 +118,18 @@ class RateControl:
     def refused(self, now: float) -> bool:
         """A 429 was the overall rate's: cut it (once per cool-down) to ``DECREASE`` times the
         calls let through in the second before, if it was above, never deeper than
-        ``DEEPEST_CUT`` at once; True when it was the cut's turn."""
+        ``DEEPEST_CUT`` at once; none when more than the rate went through (answers on top of
+        it); True when it was the cut's turn."""
         self.burst = BURST_AFTER_429
         if now - self._cut_at < COOL_DOWN:
             return False
-        self._cut_at = now
         self._trim(now)
-        # Refused once Telegram had let this many through: its limit, whatever the bot's rate
-        # (a rate under it was refused for a burst of answers on top: it stays).
+        if len(self._through) > self.rate:
+            # More went through than the rate (answers to presses, which went at once before
+            # Telegram refused one, on top of the budget's calls): not the rate's doing.
+            return False
+        self._cut_at = now
+        # Refused once Telegram had let this many through: its limit, whatever the bot's rate.
         limit = len(self._through) * DECREASE
         self.rate = max(FLOOR, self.rate * DEEPEST_CUT, min(self.rate, limit))
         self.cuts += 1

@@ -9,7 +9,10 @@ calls that go through raise it again). Two pieces keep the bot under them:
 - ``ChatRateLimiter`` paces the Bot API calls: each group has its own budget, all chats share
   the bot's overall one (a ``CallBudget``), which counts messages (sends, edits, deletions: the
   calls that name a chat); the answers to presses and inline queries go at once, as
-  python-telegram-bot's reference limiter has them. A 429 pauses only the chat it was about. A
+  python-telegram-bot's reference limiter has them, until Telegram refuses one (it counts them
+  after all): from then on each waits for a place in the budget, first in line (refused at
+  once on top of a full budget, it would wait out a second's retry_after instead, and its place
+  with it). A 429 pauses only the chat it was about. A
   call waiting for its group's budget holds nothing another chat needs: it takes the overall
   budget only once its group lets it go. (python-telegram-bot's ``AIORateLimiter`` pauses every
   request of the bot on any 429.) When the overall budget is short, a call Telegram refused
@@ -120,11 +123,6 @@ class CallBudget:
     def went_through(self) -> None:
         """A call in the budget went through: the rate creeps back up."""
         self.control.went_through()
-
-    def charge(self) -> None:
-        """Count a call that went at once (an answer, once Telegram counts them)."""
-        self.control.granted(self._leak())
-        self._level += 1
 
     def _leak(self) -> float:
         now = asyncio.get_running_loop().time()
@@ -310,8 +308,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """Run one call within its chat's budgets and, for a message (a call that names a
         chat: a send, an edit, a deletion), the overall one; answers to presses and inline
         queries name no chat and go at once, as python-telegram-bot's reference limiter has
-        them. A 429 slows the rate it was about (``flood``) and is waited out in that chat
-        alone, up to ``max_retries`` times, then raised; the call refused goes first then."""
+        them, until Telegram refuses one (then first in line in the budget). A 429 slows the
+        rate it was about (``flood``) and is waited out in that chat alone, up to
+        ``max_retries`` times, then raised; the call refused goes first then."""
         chat = data.get("chat_id")
         with contextlib.suppress(ValueError, TypeError):
             chat = int(chat)
@@ -360,7 +359,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 else:
                     await overall.acquire(RETRY if retry else _priority.get())
             elif answer and self.overall is not None and self.overall.control.answers_count:
-                self.overall.charge()  # Telegram counts answers: messages leave them room
+                # Telegram counts answers: each takes the budget's next place, before messages.
+                await self.overall.acquire(RETRY)
             if chat is not None:
                 previous = await self.chats.wait_turn(chat)
             # A 429 for this chat may have come while this call waited for a budget.

@@ -102,8 +102,8 @@ async def test_a_chat_refused_keeps_a_gap_between_its_calls_in_order():
 
 async def test_once_telegram_refuses_an_answer_answers_take_their_place_in_the_budget():
     """Answers to presses go at once, out of the overall budget, until Telegram refuses one
-    (it counts them after all): tried again, it still goes at once, and from then on each
-    answer takes its place in the budget, so that the next message waits for it."""
+    (it counts them after all): from then on each answer takes the budget's next place, first
+    in line, so that the next message waits for it."""
     from telegram.error import RetryAfter
 
     from bot.delivery.pacing import ChatRateLimiter
