@@ -14,7 +14,7 @@ overall rate's.
 - ``RateControl``: the overall rate (the ``CallBudget``'s), cut at most once per ``COOL_DOWN``
   to ``DECREASE`` times the calls Telegram let through in the second before the 429 (what it let
   through is what it enforces), raised by ``INCREASE`` calls a second for each second of calls
-  at that rate; once refused, the budget lets no burst go on top of its rate.
+  at that rate; once refused, the budget lets no more than its rate go in any second.
 - ``ChatPaces``: the chats Telegram refused a call in: each keeps a gap between two of its calls
   (its span at the first 429, times ``1 / DECREASE`` at each next one), which shrinks again as
   calls go through (``CHAT_INCREASE``), and is dropped once it is small. Each call takes the

@@ -67,6 +67,27 @@ def test_calls_that_go_through_raise_the_rate_back_to_the_documented_one():
     assert control.rate == 30
 
 
+def test_once_refused_no_more_than_the_rate_goes_in_any_second():
+    """Before any 429 the budget's bucket alone paces the calls; once Telegram has refused
+    one, no more than the rate (calls a second) are given places in any second: the next
+    waits until the oldest of them is a second old (a burst on top of the rate made 1.2 times
+    it in some seconds, and Telegram refused the bot below what it enforces)."""
+    control = RateControl(20)
+    for n in range(40):
+        control.granted(n / 100)
+    assert control.window_wait(0.4) == 0.0  # never refused: the bucket alone
+    let_through(control, 18, 10.0)
+    control.refused(10.0)
+    assert control.rate == pytest.approx(18 * DECREASE)
+    places = int(control.rate)
+    for n in range(places):
+        assert control.window_wait(10.0 + n / 100) == 0.0
+        control.granted(10.0 + n / 100)
+    assert control.window_wait(10.5) == pytest.approx(10.0 + 1 - 10.5)
+    assert control.window_wait(10.995) == pytest.approx(0.005)
+    assert control.window_wait(11.0) == 0.0
+
+
 async def test_a_chat_refused_keeps_a_gap_between_its_calls_in_order():
     """A 429 in a private chat whose previous call was within a second is the chat's own: the
     chat keeps a gap between its calls from then on, each call taking the next free moment in
