@@ -608,10 +608,13 @@ class _Enforced:
     """A rate regime of Telegram's own (see `FakeTelegram.enforce`): sliding one-second windows
     of the calls let through, overall and per private chat."""
 
-    def __init__(self, overall_rate: int, private_rate: int) -> None:
+    def __init__(
+        self, overall_rate: int, private_rate: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.overall_rate = overall_rate
         self.private_rate = private_rate
-        self.served: list[float] = []  # monotonic time of every call let through
+        self.clock = clock
+        self.served: list[float] = []  # the clock's time of every call let through
         self.refused = 0
         self._recent: deque[float] = deque()
         self._private: dict[int, deque[float]] = {}
@@ -620,7 +623,7 @@ class _Enforced:
         """Let the call through (and count it), or raise the 429."""
         if method == "getUpdates":
             return
-        now = time.monotonic()
+        now = self.clock()
         while self._recent and self._recent[0] <= now - 1:
             self._recent.popleft()
         chat_id = params.get("chat_id")
@@ -1462,13 +1465,19 @@ class FakeTelegram:
             raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
         overall.append(now)
 
-    def enforce(self, overall_rate: int, private_rate: int = 1) -> _Enforced:
+    def enforce(
+        self,
+        overall_rate: int,
+        private_rate: int = 1,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> _Enforced:
         """Refuse with 429 (retry_after 1) past `overall_rate` calls in any second, counting
         every method but getUpdates (answers to presses included), and past `private_rate`
         calls a second in one private chat; returns the regime, whose `served` lists the time
-        of each call it let through (to measure the bot's rate under it)."""
+        of each call it let through (to measure the bot's rate under it). `clock` tells the
+        seconds (a virtual event loop's `time`, for a test on virtual time)."""
         with self._lock:
-            self.enforced = _Enforced(overall_rate, private_rate)
+            self.enforced = _Enforced(overall_rate, private_rate, clock)
             return self.enforced
 
     def _take_failure(self, method: str, params: dict) -> _Failure | None:

@@ -31,7 +31,10 @@ class Settings(BaseSettings):
     # where they all are); 0 turns one off. Calls a second overall, messages a minute per group:
     overall_max_rate: float | None = Field(default=None, ge=0)
     group_max_rate: float | None = Field(default=None, ge=0)
-    max_retries: int = Field(default=3, ge=0, le=10)  # 429s a call waits out
+    # 429s a call waits out (Telegram's retry_after each time) before it gives up: enough for
+    # the seconds the bot takes to settle under a limit stricter than the documented one, so
+    # that a reply to a command is late rather than lost.
+    max_retries: int = Field(default=8, ge=0, le=10)
     # Seconds between two table edits in one group (changes within it go into one edit):
     group_edit_window: float | None = Field(default=None, ge=0, le=60)
     # Seconds between two messages the bot sends to one private chat:

@@ -11,8 +11,10 @@ own span (one second for a private chat, the group's three): Telegram's per-chat
 one that call could have crossed; otherwise (or with no chat: an answer to a press) it is the
 overall rate's.
 
-- ``RateControl``: the overall rate (the ``CallBudget``'s), cut by ``DECREASE`` at most once per
-  ``COOL_DOWN``, raised by ``INCREASE`` calls a second for each second of calls at that rate.
+- ``RateControl``: the overall rate (the ``CallBudget``'s), cut at most once per ``COOL_DOWN``
+  to ``DECREASE`` times the calls Telegram let through in the second before the 429 (what it let
+  through is what it enforces), raised by ``INCREASE`` calls a second for each second of calls
+  at that rate; once refused, the budget lets no more than its rate go in any second.
 - ``ChatPaces``: the chats Telegram refused a call in: each keeps a gap between two of its calls
   (its span at the first 429, times ``1 / DECREASE`` at each next one), which shrinks again as
   calls go through (``CHAT_INCREASE``), and is dropped once it is small. Each call takes the
@@ -22,6 +24,7 @@ overall rate's.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from datetime import timedelta
 
 from telegram.error import RetryAfter
@@ -37,9 +40,18 @@ COOL_DOWN = 1.0
 # The overall rate never goes under this many calls a second (something always goes).
 FLOOR = 1.0
 # Once Telegram has refused the bot, the overall budget lets this many seconds' worth of calls
-# go at once (a burst), not a whole second's: a burst of a second's calls after a pause would
-# make two seconds' in Telegram's count.
+# go at once (a burst, to catch up with a timer late on a busy loop), and never more than its
+# rate in any COUNT_SPAN: Telegram counts the calls of any one second, and the burst alone, on
+# top of the rate, made 1.2 times the rate in some seconds (refused from 83% of the enforced rate
+# on: the rate settled at 76-86% of it).
 BURST_AFTER_429 = 0.2
+# The span over which the calls Telegram let through are counted (its overall limit is per
+# second): a 429 of the overall rate cuts it to DECREASE times that count at once, whatever the
+# rate was (from the documented 30 down to an enforced 20 in one cut, not four seconds of cuts
+# during which every call has a third of a chance to be refused again), but never below
+# DEEPEST_CUT of the rate at once (a 429 wrongly taken for the overall rate's costs little).
+COUNT_SPAN = 1.0
+DEEPEST_CUT = 0.5
 # Seconds a chat's 429 is blamed on the chat when the chat had a call within them: a private
 # chat's one message a second, a group's twenty a minute.
 PRIVATE_SPAN = 1.0
@@ -51,7 +63,8 @@ GAP_DONE = 0.05
 # At most this gap between two calls of one chat, whatever Telegram says (a retry_after of its
 # own still pauses the chat for as long as it asks).
 GAP_CAP = 10.0
-# The answers to presses and inline queries go at once, out of the bot's budget: refused by
+# The answers to presses and inline queries go at once, out of the bot's budget (once Telegram
+# has refused one, first in line in it): refused by
 # Telegram, they are tried again up to this many times (a second apart: within the 15 seconds a
 # press may be answered), as a button left spinning is a press that looks lost.
 ANSWERS = frozenset({"answerCallbackQuery", "answerInlineQuery"})
@@ -66,20 +79,59 @@ class RateControl:
     def __init__(self, ceiling: float) -> None:
         self.ceiling = ceiling
         self.rate = ceiling
-        self.burst = 1.0  # seconds' worth of calls the budget lets go at once
+        # Seconds' worth of calls the budget lets go at once (None: a second's, until Telegram
+        # refuses one; then no more than the rate in any second, too).
+        self.burst: float | None = None
         self.cuts = 0  # 429s that cut the rate, for the logs and the benchmark
         # Whether Telegram counts the answers to presses in its overall rate (an answer was
-        # refused): they still go at once, but take their place in the budget.
+        # refused): each then takes the budget's next place, before any message.
         self.answers_count = False
         self._cut_at = -1e9
+        self._through: deque[float] = deque()  # loop time of each call let through lately
+        self._granted: deque[float] = deque()  # loop time of each place the budget gave lately
+
+    def passed(self, now: float) -> None:
+        """A call (any method: Telegram counts them all) went through at ``now``."""
+        self._through.append(now)
+        self._trim(now)
+
+    def granted(self, now: float) -> None:
+        """The budget gave a place (or counted an answer) at ``now``."""
+        if self.burst is not None:
+            self._granted.append(now)
+
+    def window_wait(self, now: float) -> float:
+        """Seconds before the budget may give another place: once Telegram has refused a
+        call, no more than the rate (at least one) in any ``COUNT_SPAN``; 0 before."""
+        granted = self._granted
+        while granted and granted[0] <= now - COUNT_SPAN:
+            granted.popleft()
+        if self.burst is None or len(granted) < max(1, int(self.rate * COUNT_SPAN)):
+            return 0.0
+        return granted[-int(self.rate * COUNT_SPAN)] + COUNT_SPAN - now
+
+    def _trim(self, now: float) -> None:
+        through = self._through
+        while through and through[0] <= now - COUNT_SPAN:
+            through.popleft()
 
     def refused(self, now: float) -> bool:
-        """A 429 was the overall rate's: cut it (once per cool-down); True when cut."""
+        """A 429 was the overall rate's: cut it (once per cool-down) to ``DECREASE`` times the
+        calls let through in the second before, if it was above, never deeper than
+        ``DEEPEST_CUT`` at once; none when more than the rate went through (answers on top of
+        it); True when it was the cut's turn."""
         self.burst = BURST_AFTER_429
         if now - self._cut_at < COOL_DOWN:
             return False
+        self._trim(now)
+        if len(self._through) > self.rate:
+            # More went through than the rate (answers to presses, which went at once before
+            # Telegram refused one, on top of the budget's calls): not the rate's doing.
+            return False
         self._cut_at = now
-        self.rate = max(FLOOR, self.rate * DECREASE)
+        # Refused once Telegram had let this many through: its limit, whatever the bot's rate.
+        limit = len(self._through) * DECREASE
+        self.rate = max(FLOOR, self.rate * DEEPEST_CUT, min(self.rate, limit))
         self.cuts += 1
         return True
 

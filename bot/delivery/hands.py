@@ -258,11 +258,18 @@ class Hands:
         return True
 
     def _due(self, chats: dict[int, list[int]], active: bool) -> int | None:
-        """The private chat whose old hands go next: any, unless the budget is short during
-        the game, then only one with ``HOLD_DELETIONS`` of them."""
-        if not active or not self.pacing.short():
+        """The private chat whose old hands go next: any once the game is over; during the
+        game, one whose gap since the bot's latest message there (the ping that made them old)
+        has passed, as Telegram counts a deletion among the chat's one message a second (right
+        after the ping, it was refused and slowed the chat's pings), and, while the budget is
+        short, only one with ``HOLD_DELETIONS`` of them."""
+        if not active:
             return next(iter(chats))
-        return next((user for user, ids in chats.items() if len(ids) >= HOLD_DELETIONS), None)
+        short = self.pacing.short()
+        for user_id, ids in chats.items():
+            if self.pacing.private_wait(user_id) <= 0 and (not short or len(ids) >= HOLD_DELETIONS):
+                return user_id
+        return None
 
     async def _delete(self, user_id: int, ids: list[int]) -> None:
         messenger = self.svc.messenger

@@ -9,7 +9,10 @@ calls that go through raise it again). Two pieces keep the bot under them:
 - ``ChatRateLimiter`` paces the Bot API calls: each group has its own budget, all chats share
   the bot's overall one (a ``CallBudget``), which counts messages (sends, edits, deletions: the
   calls that name a chat); the answers to presses and inline queries go at once, as
-  python-telegram-bot's reference limiter has them. A 429 pauses only the chat it was about. A
+  python-telegram-bot's reference limiter has them, until Telegram refuses one (it counts them
+  after all): from then on each waits for a place in the budget, first in line (refused at
+  once on top of a full budget, it would wait out a second's retry_after instead, and its place
+  with it). A 429 pauses only the chat it was about. A
   call waiting for its group's budget holds nothing another chat needs: it takes the overall
   budget only once its group lets it go. (python-telegram-bot's ``AIORateLimiter`` pauses every
   request of the bot on any 429.) When the overall budget is short, a call Telegram refused
@@ -106,10 +109,11 @@ class CallBudget:
 
     @property
     def max_rate(self) -> float:
-        """Calls the bucket holds: a period's worth at the current rate (a fifth of it once
-        Telegram has refused a call: ``flood.BURST_AFTER_429``)."""
+        """Calls the bucket holds: a period's worth at the current rate (once Telegram has
+        refused a call, ``flood.BURST_AFTER_429``'s worth, and no more than the rate in any
+        second: ``RateControl.window_wait``)."""
         control = self.control
-        return max(1.0, control.rate * self._period * control.burst)
+        return max(1.0, control.rate * self._period * (control.burst or 1.0))
 
     def refused(self) -> None:
         """Telegram refused a call for the overall rate (a 429): slow down."""
@@ -119,11 +123,6 @@ class CallBudget:
     def went_through(self) -> None:
         """A call in the budget went through: the rate creeps back up."""
         self.control.went_through()
-
-    def charge(self) -> None:
-        """Count a call that went at once (an answer, once Telegram counts them)."""
-        self._leak()
-        self._level += 1
 
     def _leak(self) -> float:
         now = asyncio.get_running_loop().time()
@@ -137,9 +136,14 @@ class CallBudget:
 
     async def acquire(self, priority: int = URGENT) -> None:
         """Wait for a place in the budget."""
-        self._leak()
-        if not any(self._queues) and self._level + 1 <= self._cap(priority):
+        now = self._leak()
+        if (
+            not any(self._queues)
+            and self._level + 1 <= self._cap(priority)
+            and self.control.window_wait(now) <= 0
+        ):
             self._level += 1
+            self.control.granted(now)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues[priority].append(future)
@@ -171,17 +175,22 @@ class CallBudget:
         return low.popleft() if low and later_ok else None
 
     def _grant(self) -> None:
-        self._timer = None
-        self._leak()
-        while self._level + 1 <= self.max_rate:
+        if self._timer is not None:
+            # Called before its timer (a place given back, a new call): one timer at a time, or
+            # each such call would start one more chain of timers (thousands a second).
+            self._timer.cancel()
+            self._timer = None
+        now = self._leak()
+        while self._level + 1 <= self.max_rate and self.control.window_wait(now) <= 0:
             future = self._next(self._level + 1 <= self._cap(LATER))
             if future is None:
                 break
             self._level += 1
+            self.control.granted(now)
             future.set_result(None)
         if any(self._queues) and self._timer is None:
             cap = self.max_rate if any(self._queues[:-1]) else self._cap(LATER)
-            wait = (self._level + 1 - cap) / self.control.rate
+            wait = max((self._level + 1 - cap) / self.control.rate, self.control.window_wait(now))
             self._timer = asyncio.get_running_loop().call_later(max(wait, 0.001), self._grant)
 
     async def reserve(self, priority: int = URGENT, not_before: float = 0.0) -> None:
@@ -299,8 +308,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """Run one call within its chat's budgets and, for a message (a call that names a
         chat: a send, an edit, a deletion), the overall one; answers to presses and inline
         queries name no chat and go at once, as python-telegram-bot's reference limiter has
-        them. A 429 slows the rate it was about (``flood``) and is waited out in that chat
-        alone, up to ``max_retries`` times, then raised; the call refused goes first then."""
+        them, until Telegram refuses one (then first in line in the budget). A 429 slows the
+        rate it was about (``flood``) and is waited out in that chat alone, up to
+        ``max_retries`` times, then raised; the call refused goes first then."""
         chat = data.get("chat_id")
         with contextlib.suppress(ValueError, TypeError):
             chat = int(chat)
@@ -349,7 +359,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 else:
                     await overall.acquire(RETRY if retry else _priority.get())
             elif answer and self.overall is not None and self.overall.control.answers_count:
-                self.overall.charge()  # Telegram counts answers: messages leave them room
+                # Telegram counts answers: each takes the budget's next place, before messages.
+                await self.overall.acquire(RETRY)
             if chat is not None:
                 previous = await self.chats.wait_turn(chat)
             # A 429 for this chat may have come while this call waited for a budget.
@@ -361,6 +372,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     self.overall.control.answers_count = True
                 self._refused(chat, is_group, previous, retry_seconds(exc) + RETRY_SLACK)
                 raise
+        if self.overall is not None:
+            self.overall.control.passed(asyncio.get_running_loop().time())
         if overall is not None:
             overall.went_through()
         if chat is not None:
@@ -440,6 +453,14 @@ class Pacing:
             await self.budget.reserve(not_before=wait)
         elif wait > 0:
             await asyncio.sleep(wait)
+
+    def private_wait(self, user_id: int) -> float:
+        """Seconds left of a private chat's gap since the bot's latest message there (0 or
+        less: none; none while a flush is under way)."""
+        if self._hurry:
+            return 0.0
+        last = self._last_private.get(user_id, -1e9)
+        return last + self.private_gap - asyncio.get_running_loop().time()
 
     def private_sent(self, user_id: int) -> None:
         """A message was sent to a private chat: its gap starts now."""
