@@ -77,10 +77,11 @@ piccola card 0.58, an ace held 1.64, the best capture of the seat to act 1.03; i
 deal's margin on held-out deals barely better than the hand-written weights (mean squared error
 46.17 against 46.38, of a variance of 87.0), and adding an ace held times the stock left or the
 table's size changed nothing (46.16). Against the hard player with the hand-written leaf, at
-100 samples a decision, 400 seat-swapped deals: won 48.5% lost 48.0%, margin +0.1 +-0.2 a
-deal; against normal, the same 400 deals: margin +0.7 +-0.4 a deal where the hand-written leaf
-has +0.5 +-0.4. Within the noise: not kept. So the leaf's form, not its weights, is what
-limits it (a linear fit of these terms explains no more of the margin).
+100 samples a decision, 800 seat-swapped deals: won 48.5% lost 47.5%, margin +0.2 +-0.2 a
+deal (+0.1 +-0.2 on the first 400); against normal, 400 deals: margin +0.7 +-0.4 a deal where
+the hand-written leaf has +0.5 +-0.4 on the same deals. At the edge of the noise: not kept.
+So the leaf's form, not its weights, is what limits it (a linear fit of these terms explains no
+more of the margin).
 
 Both, given the game, search the last turn of a two-player deal exactly once the stock is empty
 (every card left is then in a hand, and the opponent's hand is the unseen cards): the normal
