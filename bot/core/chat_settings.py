@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
-from telegram import Chat, User
+from telegram import Chat, Update, User
 from telegram.constants import ChatType
 
 from bot.core.i18n import Translator
@@ -120,3 +120,15 @@ async def chat_lang(svc: Speaker, chat: Chat | None, user: User | None) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+async def group_command_lang(svc: Speaker, update: Update, private_refusal: str) -> str | None:
+    """The language to answer a group-only command in (``chat_lang``); asked in a private chat,
+    the user is told ``private_refusal`` (a message id) there and None comes back."""
+    chat = update.effective_chat
+    lang = await chat_lang(svc, chat, update.effective_user)
+    if chat.type == ChatType.PRIVATE:
+        text = svc.tr.get(lang, private_refusal)
+        await update.effective_message.reply_html(text, do_quote=False)
+        return None
+    return lang

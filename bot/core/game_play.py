@@ -40,10 +40,8 @@ class GamePlay:
 
     conn: aiosqlite.Connection
     settings_cache: dict
-
-    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """A write transaction (``Storage.transaction``)."""
-        raise NotImplementedError
+    # A write transaction: ``Storage.transaction``, which holds the write lock.
+    transaction: Callable[[], AbstractAsyncContextManager[aiosqlite.Connection]]
 
     async def start_game(
         self, game_id: int, seed: int, dealer: int, table_message_id: int | None = None

@@ -16,10 +16,9 @@ import time
 from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from bot.core.chat_settings import chat_lang
+from bot.core.chat_settings import group_command_lang
 from bot.core.live import LiveGame
 from bot.core.messenger import Content
 from bot.core.places import topic_of
@@ -130,12 +129,11 @@ def calls_of(context: ContextTypes.DEFAULT_TYPE) -> TableCalls:
 async def cmd_call(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/avvisami (alias /notify) [off]: be called in private when a table opens here."""
     svc = services(context)
+    lang = await group_command_lang(svc, update, "call-group-only")
+    if lang is None:
+        return
     chat = update.effective_chat
     user = update.effective_user
-    lang = await chat_lang(svc, chat, user)
-    if chat.type == ChatType.PRIVATE:
-        await reply_html(update, svc.tr.get(lang, "call-group-only"))
-        return
     calls = calls_of(context)
     topic = topic_of(update.effective_message)
     name = f"<b>{screens.esc(user.full_name)}</b>"

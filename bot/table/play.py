@@ -20,7 +20,7 @@ from telegram.ext import ContextTypes
 import engine
 from bot.core.admins import creator_or_admin
 from bot.core.callbacks import Callback, resolve_action
-from bot.core.chat_settings import chat_lang, user_lang
+from bot.core.chat_settings import chat_lang, group_command_lang, user_lang
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
 from bot.core.places import topic_of
@@ -322,12 +322,10 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/tavolo (alias /table): the group's table (or lobby) sent anew at the bottom of the
     chat, the old one taken away."""
     svc = services(context)
-    chat = update.effective_chat
-    user = update.effective_user
-    lang = await chat_lang(svc, chat, user)
-    if chat.type == ChatType.PRIVATE:
-        await reply_html(update, svc.tr.get(lang, "table-command-private"))
+    lang = await group_command_lang(svc, update, "table-command-private")
+    if lang is None:
         return
+    chat = update.effective_chat
     live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
     if live is None:
         await reply_html(update, svc.tr.get(lang, "table-command-none"))

@@ -21,7 +21,7 @@ from telegram.ext import (
 
 from bot.core.admins import creator_or_admin
 from bot.core.callbacks import Callback
-from bot.core.chat_settings import chat_lang, open_game_ids
+from bot.core.chat_settings import group_command_lang, open_game_ids
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
 from bot.core.places import topic_of
@@ -92,12 +92,11 @@ async def cmd_timer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/tempo (alias /timer) [off|30s|1m|2m|5m]: show or set the group's turn timer."""
     svc = services(context)
     timers = timers_of(context)
+    lang = await group_command_lang(svc, update, "timer-group-only")
+    if lang is None:
+        return
     chat = update.effective_chat
     user = update.effective_user
-    lang = await chat_lang(svc, chat, user)
-    if chat.type == ChatType.PRIVATE:
-        await reply_html(update, svc.tr.get(lang, "timer-group-only"))
-        return
     live = await svc.games.in_chat(chat.id, topic_of(update.effective_message))
     if live is not None and live.game_id in timers.turn:
         current = timers.turn[live.game_id]
