@@ -5,7 +5,8 @@ rules and their defaults). The public surface is ``new_game``, ``load_game``, ``
 and ``SetupError``; a game object ``g`` exposes ``g.current_seat``, ``g.legal_actions``,
 ``g.play``, ``g.view``, ``g.is_over``, ``g.winners``, ``g.scores`` and ``g.to_json``, and its
 setup, read only: ``g.kind``, ``g.players``, ``g.rules`` (the house rules, a frozen model) and
-``g.move_number``.
+``g.move_number``; ``g.actions``, read only, lists the codes of every action played, in order
+(what each seat played is public: Cirulla's hard player reads this turn's plays from it).
 
 For search (the computer players), a game also offers, with no need to touch any ``_`` name:
 

@@ -13,7 +13,9 @@ levels:
   one standard error in two-player Briscola, whose sampled deals read the opponent's plays).
   (Belòta's hard player searches the play only and bids as the normal player: searching bids
   measured worse. Cirulla's hard player, in the last two turns of a two-player deal, solves each
-  sampled deal exactly to its end instead of playing it out with the normal rules.)
+  sampled deal exactly to its end instead of playing it out with the normal rules; in a
+  two-player deal it deals the other seat only hands that fit that seat's plays of the turn, as
+  the normal player would have made them, read from ``g.actions``.)
 
 Both normal and hard play the endings in which the cards left are known exactly (Briscola for two
 once the stock is empty, Cirulla's last turn for two, Belòta's last tricks).
