@@ -92,6 +92,12 @@ fits) and it rules out about 40% of the deals the engine samples. At 60 ms a dec
 same seat-swapped deals: against normal, 400 deals, margin +1.2 +-0.5 a deal where the hard
 player without it has +0.6 +-0.3 (won 54.8% against 51.0%); against greedy, 600 deals, 62.0%
 won (+3.3) against 60.5% (+3.2); against the hard player without it, 400 deals, +0.3 +-0.4.
+At 100 sampled deals a decision, against normal, the same 600 deals: margin +1.2 +-0.4, won
+53.8%, where the hard player without it has +0.6 +-0.3, 50.7%; against the hard player without
+it, 400 deals: +0.4 +-0.4. At the 250 ms default, 1,000 deals: against normal +1.3 +-0.3 (won
+53.0%), against greedy 62.5% +-2.3 (+3.3 +-0.4). Blunders (``bench/blunders.py``, 100 samples):
+97 -> 84. With it, at 100 samples against normal on the same 600 deals, nothing else paid:
+``CONFIDENCE`` 1.0 (+1.2), ``CANDIDATES`` 9 (+1.2), ``HORIZON`` 7 (+1.0) or 10 (+0.9).
 Testing the plays with a softer model (a play kept with the chance exp((its score - the best
 score) / 0.3)) gave +0.9 against normal and 62.0% (+3.5) against greedy: no better, not kept.
 Tried on the way: the other seat's reply to each candidate taken as the worst for us among all
