@@ -97,7 +97,10 @@ At 100 sampled deals a decision, against normal, the same 600 deals: margin +1.2
 it, 400 deals: +0.4 +-0.4. At the 250 ms default, 1,000 deals: against normal +1.3 +-0.3 (won
 53.0%), against greedy 62.5% +-2.3 (+3.3 +-0.4). Blunders (``bench/blunders.py``, 100 samples):
 97 -> 84. With it, at 100 samples against normal on the same 600 deals, nothing else paid:
-``CONFIDENCE`` 1.0 (+1.2), ``CANDIDATES`` 9 (+1.2), ``HORIZON`` 7 (+1.0) or 10 (+0.9).
+``CONFIDENCE`` 1.0 (+1.2), ``CANDIDATES`` 9 (+1.2), ``HORIZON`` 7 (+1.0) or 10 (+0.9); and
+at the 250 ms default, on the same 600 deals where it has +1.3 (won 53.7%), the search's
+pruning later or looser (``search.PRUNE_EVERY`` 32: +1.4, 54.2%; ``search.PRUNE_Z`` 5: +1.4,
+55.0%), within the noise (+-0.4).
 Testing the plays with a softer model (a play kept with the chance exp((its score - the best
 score) / 0.3)) gave +0.9 against normal and 62.0% (+3.5) against greedy: no better, not kept.
 Tried on the way: the other seat's reply to each candidate taken as the worst for us among all
