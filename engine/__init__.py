@@ -53,6 +53,7 @@ reads this list, and holds ``engine/ai`` to it and to the game attributes named 
 - ``engine.cirulla.game``: ``Cirulla``, ``KNOCK_ID`` (the ``choices()`` int of a knock)
 - ``engine.cirulla.cards``: ``CODES``, ``INDEX``, ``VALUES`` (card numbers and their values)
 - ``engine.cirulla.captures``: ``capture_table``
+- ``engine.cirulla.buone``: ``Scoring``, ``triple_buona`` (the buona three cards make, if any)
 - ``engine.cirulla.counting``: ``DIAMOND_MASK``, ``GRANDE_MASK``, ``PICCOLA_MASK``,
   ``pile_mask``
 - ``engine.belota.game``: ``Belota``

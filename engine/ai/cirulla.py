@@ -124,6 +124,7 @@ from typing import Any
 from engine.ai.search import alpha_beta, game_children, monte_carlo, worth
 from engine.base import Game
 from engine.cards import PACK_40, next_seat, side_of
+from engine.cirulla.buone import Scoring, triple_buona
 from engine.cirulla.captures import capture_table
 from engine.cirulla.cards import CODES, INDEX, VALUES
 from engine.cirulla.counting import DIAMOND_MASK, GRANDE_MASK, PICCOLA_MASK, pile_mask
@@ -1007,9 +1008,13 @@ def _turn_actions(
         if actions[k] != KNOCK:
             found += 1
     turn: list[tuple[int, tuple[str, tuple[str, ...]] | None]] = []
+    seat = (dealer + 1) % n  # who plays the turn's first card
     for code in actions[k:]:
-        p = (dealer + 1 + len(turn) - sum(play is None for _, play in turn)) % n
-        turn.append((p, None if code == KNOCK else parse(code)))
+        if code == KNOCK:
+            turn.append((seat, None))
+        else:
+            turn.append((seat, parse(code)))
+            seat = (seat + 1) % n
     return turn
 
 
@@ -1130,17 +1135,13 @@ def _would_play(
 
 
 def is_buona(hand: list[str], matta: str, scala_alta: bool) -> bool:
-    """Whether three cards make a buona to knock: a cirulla (values adding up to 9 or less), a
-    decino (three equal values), the matta standing for the value that makes one; or, with
-    the house rule, the scala alta."""
+    """Whether three cards make a buona to knock (the engine's ``triple_buona``): a cirulla, a
+    decino, the matta standing for the value that makes one; or, with the house rule, the
+    scala alta. Only whether there is one matters here, not its points."""
     if len(hand) != 3:
         return False
-    if scala_alta and set(hand) == set(GRANDE):
-        return True
-    rest = [VALUE[c] for c in hand if c != matta]
-    if len(rest) < 3:  # the matta: 1 for a cirulla, or the other two's value for a decino
-        return sum(rest) <= 8 or rest[0] == rest[1]
-    return sum(rest) <= 9 or rest[0] == rest[1] == rest[2]
+    rules = Scoring(scala_alta=1) if scala_alta else Scoring()
+    return triple_buona([INDEX[c] for c in hand], INDEX[matta], rules) is not None
 
 
 def _plays(hand: list[str], table: list[str], matta: str, mv: int, ace_all: bool) -> list[str]:
