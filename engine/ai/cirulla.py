@@ -164,7 +164,9 @@ SOLVE_COST = 4
 # (``fits``) is dealt again, up to this many times; one is kept anyway with this chance (a
 # player who is not the normal player, or forgot to knock, still gets deals like its own).
 FIT_TRIES = 30
-FIT_SLACK = 0.05
+# A seat is taken to stray from the normal player's card once in ten plays until its plays of
+# the deal's earlier turns say otherwise: (strayed, plays) seen before any (``slack``).
+STRAY = (1, 10)
 
 
 @cache
@@ -885,7 +887,7 @@ def hard(
         w = game.sample(seat, r)
         if fit is not None:
             for _ in range(FIT_TRIES):
-                if fit(w) or r.random() < FIT_SLACK:
+                if fit(w) or r.random() < fit.slack:
                     break
                 w = game.sample(seat, r)
         return w
@@ -953,12 +955,66 @@ def _solve(g: Cirulla, side: int, base: list[int], left: int, alpha: float, beta
 
 
 # -- what the other seat's plays of the turn tell of its hand ------------------------------------
-def fits(view: dict[str, Any], game: Cirulla) -> Callable[[Cirulla], bool] | None:
+class Fit:
     """A test of a sampled deal (``game.sample``) against what the other seat of a two-player
-    game did in this turn, as the normal player would have done it: it knocks whenever its
-    three cards make a buona, and it plays the card ``pick`` chooses (in the last turn, with
-    the stock empty, its hand is the unseen cards and there is nothing to test). None when the
-    other seat has not played in this turn, or its hand is shown."""
+    game did in this turn (``fits``), and ``slack``: the chance that a deal failing it is kept
+    all the same, from how often the seat's plays of the deal's earlier turns strayed from the
+    normal player's."""
+
+    __slots__ = (
+        "decisions",
+        "knocked",
+        "matta",
+        "memo",
+        "other",
+        "played",
+        "scala",
+        "slack",
+        "strayed",
+        "tested",
+    )
+
+    def __init__(
+        self,
+        other: int,
+        played: list[str],
+        knocked: bool,
+        decisions: list[Callable[[list[str]], bool]],
+        matta: str,
+        scala: bool,
+        tested: int,
+        strayed: int,
+    ) -> None:
+        self.other = other
+        self.played = played
+        self.knocked = knocked
+        self.decisions = decisions
+        self.matta = matta
+        self.scala = scala
+        self.tested = tested  # the seat's plays of the deal's earlier turns tested
+        self.strayed = strayed  # those that were not the normal player's
+        self.slack = slack(tested, strayed)
+        self.memo: dict[tuple[str, ...], bool] = {}
+
+    def __call__(self, w: Cirulla) -> bool:
+        hand = w.hand(self.other)
+        key = tuple(hand)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (
+                self.knocked or not is_buona([*hand, *self.played], self.matta, self.scala)
+            ) and all(decision(hand) for decision in self.decisions)
+        return found
+
+
+def fits(view: dict[str, Any], game: Cirulla) -> Fit | None:
+    """A test of a sampled deal against what the other seat of a two-player game did in this
+    turn, as the normal player would have done it: it knocks whenever its three cards make a
+    buona, and it plays the card ``pick`` chooses (in the last turn, with the stock empty, its
+    hand is the unseen cards and there is nothing to test). None when the other seat has not
+    played in this turn, or its hand is shown. Its slack: the other seat's plays of the deal's
+    earlier turns (whose hands are known once played) tested the same way, as ``slack`` weighs
+    them."""
     n = view["players"]
     rules = view["rules"]
     seat = view["seat"]
@@ -973,34 +1029,52 @@ def fits(view: dict[str, Any], game: Cirulla) -> Callable[[Cirulla], bool] | Non
         or not 0 < plays <= 3 * n
     ):
         return None
-    turn = _turn_actions(game.actions, plays, view["dealer"], n)
+    # Every card play of the deal: 4 cards were laid on the table, the rest dealt 3 a hand.
+    in_deal = len(PACK_40) - 4 - view["stock_size"] - sum(sizes)
+    deal = _turn_actions(game.actions, in_deal, view["dealer"], n)
+    turn = deal[_turn_start(deal, plays) :]
     played = [play[0] for p, play in turn if p == other and play is not None]
     if not played:
         return None
-    matta = rules["matta_card"]
-    scala = bool(rules.get("scala_alta"))
-    knocked = view["knocked"][other]
-    decisions = _their_decisions(view, turn, other) if view["stock_size"] else []
-    memo: dict[tuple[str, ...], bool] = {}
+    decisions, tested, strayed = _their_decisions(view, deal, other)
+    return Fit(
+        other,
+        played,
+        view["knocked"][other],
+        decisions if view["stock_size"] else [],
+        rules["matta_card"],
+        bool(rules.get("scala_alta")),
+        tested,
+        strayed,
+    )
 
-    def fit(w: Cirulla) -> bool:
-        hand = w.hand(other)
-        key = tuple(hand)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = (knocked or not is_buona([*hand, *played], matta, scala)) and all(
-                decision(hand) for decision in decisions
-            )
-        return found
 
-    return fit
+def slack(tested: int, strayed: int) -> float:
+    """The chance of keeping a sampled hand that fails ``fits``: how much likelier a play is
+    from a hand that fits than from one that does not, for a player who strays from the normal
+    player's card with the chance ``eps`` (then playing any of about three cards), estimated
+    from ``strayed`` of ``tested`` plays seen, with the prior ``STRAY``."""
+    eps = (strayed + STRAY[0]) / (tested + STRAY[1])
+    return eps / (3 - 2 * eps)
+
+
+def _turn_start(deal: list[tuple[int, Any]], plays: int) -> int:
+    """Where the turn's last ``plays`` card plays (and the knocks among them) begin in ``deal``."""
+    k = len(deal)
+    found = 0
+    while k > 0 and (found < plays or deal[k - 1][1] is None):
+        k -= 1
+        if deal[k][1] is not None:
+            found += 1
+    return k
 
 
 def _turn_actions(
     actions: list[str], plays: int, dealer: int, n: int
 ) -> list[tuple[int, tuple[str, tuple[str, ...]] | None]]:
-    """The actions of this turn (its last ``plays`` card plays and the knocks among them, a
-    knock just before its seat's card) as (seat, (card, taken)), a knock as (seat, None)."""
+    """The actions of the last ``plays`` card plays (and the knocks among them, a knock just
+    before its seat's card), from the start of a turn, as (seat, (card, taken)), a knock as
+    (seat, None)."""
     k = len(actions)
     found = 0
     while k > 0 and (found < plays or actions[k - 1] == KNOCK):
@@ -1019,21 +1093,37 @@ def _turn_actions(
 
 
 def _their_decisions(
-    view: dict[str, Any], turn: list[tuple[int, tuple[str, tuple[str, ...]] | None]], other: int
-) -> list[Callable[[list[str]], bool]]:
+    view: dict[str, Any], deal: list[tuple[int, tuple[str, tuple[str, ...]] | None]], other: int
+) -> tuple[list[Callable[[list[str]], bool]], int, int]:
     """For each card ``other`` played in this turn, a test of the hand it holds now: would the
-    normal player have played that card, holding it with the cards played since? The table, the
-    piles and our hand at the time come from undoing the plays made after it."""
+    normal player have played that card, holding it with the cards played since? And of its
+    plays in the deal's earlier turns without a knock, how many could be tested (more than one
+    card to choose from) and how many were not the normal player's. The table, the piles, the
+    stock and the hands at the time come from undoing the plays made after it."""
     n = view["players"]
     seat = view["seat"]
     rules = view["rules"]
+    per_turn = 3 * n
     matta = rules["matta_card"]
-    ace_all = bool(rules.get("ace_takes_all_always"))
-    grande_points = 25 if rules["grande_25"] else 5
-    stock = view["stock_size"]
+    shared = {
+        "seat": seat,
+        "other": other,
+        "matta": matta,
+        "ace_all": bool(rules.get("ace_takes_all_always")),
+        "grande_points": 25 if rules["grande_25"] else 5,
+    }
     table = list(view["table"])
     piles = [list(p) for p in view["captured"]]
-    later: list[str] = []  # their cards played after the play undone
+    cards = [play for _, play in deal if play is not None]
+    current = (len(cards) - 1) // per_turn
+    knocked_turns = set()
+    count = 0
+    for _, play in deal:
+        if play is None:
+            knocked_turns.add(count // per_turn)
+        else:
+            count += 1
+    later: list[str] = []  # their cards played after the play undone, in its turn
     mine = list(view["hand"])  # our hand at the play undone
     shown = view["shown_hands"][seat] is not None  # our hand shown by our knock then
     # The matta's value changes only with a buona knocked (ours: the other seat's hand is not
@@ -1043,49 +1133,51 @@ def _their_decisions(
         if buona["seat"] == seat and buona["matta_value"] is not None:
             knocked_value = buona["matta_value"]
     decisions = []
-    for p, play in reversed(turn):
+    tested = strayed = 0
+    index = len(cards)
+    for p, play in reversed(deal):
         if play is None:
             shown = False  # before our knock, our hand was hidden
             continue
+        index -= 1
+        turn = index // per_turn
+        if index % per_turn == per_turn - 1 and turn < current:
+            later, mine, shown = [], [], False  # the end of an earlier turn
         card, taken = play
         pile = piles[side_of(p, n)]
         if taken:
             table.extend(taken)
             if not all(c in pile for c in (card, *taken)):
-                return []  # not the plays of this turn as we read them: nothing to learn
+                return [], 0, 0  # not the plays of the deal as we read them: nothing to learn
             for c in (card, *taken):
                 pile.remove(c)
         elif card in table:
             table.remove(card)
         else:
-            return []
+            return [], 0, 0
         if p != other:
             mine.append(card)
             continue
-        mv = knocked_value if shown else VALUE[matta]
-        ours = sorted(mine, key=INDEX.__getitem__)
-
-        decisions.append(
-            partial(
-                _would_play,
-                card=card,
-                taken=frozenset(taken),
-                table=sorted(table, key=INDEX.__getitem__),
-                piles=[list(x) for x in piles],
-                later=list(later),
-                ours=ours,
-                shown=shown,
-                seat=seat,
-                other=other,
-                stock=stock,
-                matta=matta,
-                mv=mv,
-                ace_all=ace_all,
-                grande_points=grande_points,
-            )
+        decision = partial(
+            _would_play,
+            card=card,
+            taken=frozenset(taken),
+            table=sorted(table, key=INDEX.__getitem__),
+            piles=[list(x) for x in piles],
+            later=list(later),
+            ours=sorted(mine, key=INDEX.__getitem__),
+            shown=shown,
+            stock=view["stock_size"] + per_turn * (current - turn),
+            mv=knocked_value if shown else VALUE[matta],
+            **shared,
         )
+        if turn == current:
+            decisions.append(decision)
+        elif later and turn not in knocked_turns:  # a choice of cards, no buona in the turn
+            tested += 1
+            strayed += not decision([])
         later.append(card)
-    return decisions
+    return decisions, tested, strayed
 
 
 def _would_play(

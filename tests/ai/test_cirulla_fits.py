@@ -99,3 +99,65 @@ def test_hard_plays_legal_cards_with_the_hands_it_deals_the_other_seat():
     for g, view, legal in normal_deals(3):
         if len(legal) > 1:
             assert ai.hard(view, legal, rng, samples=20, game=g) in legal
+
+
+def deals_against(opponent, seed: int):
+    """Every decision of seat 0 (the normal player) in the deal of ``seed`` against
+    ``opponent`` (a function of the view, the legal actions and a random source) at seat 1."""
+    g = engine.new_game("cirulla", 2, seed=seed)
+    rng = random.Random(seed)
+    while g.current_seat is not None:
+        seat = g.current_seat
+        legal = g.legal_actions(seat)
+        view = g.view(seat)
+        if seat == 0:
+            yield g, view, legal
+            code = ai.normal(view, legal, rng, g)
+        else:
+            code = opponent(view, legal, rng)
+        events = g.play(seat, code)
+        if any(e["type"] in ("deal_scored", "partitone") for e in events):
+            break
+
+
+def records(opponent, count: int) -> tuple[int, int, list[float]]:
+    """Over ``count`` deals against ``opponent``: the other seat's plays of earlier turns that
+    ``fits`` tested and found straying, as it counted them at the deal's last test, and every
+    slack it gave."""
+    tested = strayed = 0
+    slacks = []
+    for seed in range(count):
+        last = None
+        for g, view, _legal in deals_against(opponent, seed):
+            fit = ai.fits(view, g)
+            if fit is not None:
+                slacks.append(fit.slack)
+                last = fit
+        if last is not None:
+            tested += last.tested
+            strayed += last.strayed
+    return tested, strayed, slacks
+
+
+def test_the_normal_player_s_earlier_plays_never_stray_and_its_slack_shrinks():
+    def opponent(view, legal, rng):
+        return ai.normal(view, legal, rng)
+
+    tested, strayed, slacks = records(opponent, 20)
+    assert tested > 100
+    assert strayed == 0
+    assert min(slacks) < ai.slack(0, 0) == max(slacks)
+
+
+def test_a_player_that_plays_at_random_strays_and_gets_more_slack():
+    def opponent(view, legal, rng):
+        return rng.choice(legal)
+
+    tested, strayed, slacks = records(opponent, 20)
+    assert tested > 100
+    assert strayed > tested // 3
+    assert max(slacks) > 2 * ai.slack(0, 0)
+
+
+def test_slack_grows_with_the_plays_that_strayed():
+    assert ai.slack(20, 0) < ai.slack(0, 0) < ai.slack(20, 5) < ai.slack(20, 20) < 1
