@@ -1135,15 +1135,14 @@ def _their_decisions(
     }
     table = list(view["table"])
     piles = [list(p) for p in view["captured"]]
-    cards = [play for _, play in deal if play is not None]
-    current = (len(cards) - 1) // per_turn
     knocked_turns = set()
-    count = 0
+    count = 0  # the deal's card plays
     for _, play in deal:
         if play is None:
             knocked_turns.add(count // per_turn)
         else:
             count += 1
+    current = (count - 1) // per_turn
     later: list[str] = []  # their cards played after the play undone, in its turn
     mine = list(view["hand"])  # our hand at the play undone
     shown = view["shown_hands"][seat] is not None  # our hand shown by our knock then
@@ -1155,7 +1154,7 @@ def _their_decisions(
             knocked_value = buona["matta_value"]
     decisions = []
     tested = strayed = 0
-    index = len(cards)
+    index = count
     for p, play in reversed(deal):
         if play is None:
             shown = False  # before our knock, our hand was hidden

@@ -40,17 +40,28 @@ def normal_deals(count: int, seats: tuple[int, ...] = (0,)):
     """Every decision of ``seats`` in ``count`` seeded deals of normal against normal: the
     game, the view and the legal actions."""
     for seed in range(count):
-        g = engine.new_game("cirulla", 2, seed=seed)
-        rng = random.Random(seed)
-        while g.current_seat is not None:
-            seat = g.current_seat
-            legal = g.legal_actions(seat)
-            view = g.view(seat)
-            if seat in seats:
-                yield g, view, legal
-            events = g.play(seat, ai.normal(view, legal, rng, g))
-            if any(e["type"] in ("deal_scored", "partitone") for e in events):
-                break
+        yield from deal_decisions(seed, seats)
+
+
+def deal_decisions(seed: int, seats: tuple[int, ...], opponent=None):
+    """Every decision of ``seats`` in the deal of ``seed``: seat 0 plays as the normal player,
+    seat 1 as ``opponent`` (a function of the view, the legal actions and a random source) or,
+    without one, as the normal player too."""
+    g = engine.new_game("cirulla", 2, seed=seed)
+    rng = random.Random(seed)
+    while g.current_seat is not None:
+        seat = g.current_seat
+        legal = g.legal_actions(seat)
+        view = g.view(seat)
+        if seat in seats:
+            yield g, view, legal
+        if seat == 1 and opponent is not None:
+            code = opponent(view, legal, rng)
+        else:
+            code = ai.normal(view, legal, rng, g)
+        events = g.play(seat, code)
+        if any(e["type"] in ("deal_scored", "partitone") for e in events):
+            break
 
 
 def test_every_dealt_hand_is_a_buona_exactly_when_the_engine_lets_it_knock():
@@ -101,25 +112,6 @@ def test_hard_plays_legal_cards_with_the_hands_it_deals_the_other_seat():
             assert ai.hard(view, legal, rng, samples=20, game=g) in legal
 
 
-def deals_against(opponent, seed: int):
-    """Every decision of seat 0 (the normal player) in the deal of ``seed`` against
-    ``opponent`` (a function of the view, the legal actions and a random source) at seat 1."""
-    g = engine.new_game("cirulla", 2, seed=seed)
-    rng = random.Random(seed)
-    while g.current_seat is not None:
-        seat = g.current_seat
-        legal = g.legal_actions(seat)
-        view = g.view(seat)
-        if seat == 0:
-            yield g, view, legal
-            code = ai.normal(view, legal, rng, g)
-        else:
-            code = opponent(view, legal, rng)
-        events = g.play(seat, code)
-        if any(e["type"] in ("deal_scored", "partitone") for e in events):
-            break
-
-
 def records(opponent, count: int) -> tuple[int, int, list[float]]:
     """Over ``count`` deals against ``opponent``: the other seat's plays of earlier turns that
     ``fits`` tested and found straying, as it counted them at the deal's last test, and every
@@ -128,7 +120,7 @@ def records(opponent, count: int) -> tuple[int, int, list[float]]:
     slacks = []
     for seed in range(count):
         last = None
-        for g, view, _legal in deals_against(opponent, seed):
+        for g, view, _legal in deal_decisions(seed, (0,), opponent):
             fit = ai.fits(view, g)
             if fit is not None:
                 slacks.append(fit.slack)
