@@ -1,6 +1,7 @@
 """Cirulla's hard player deals the other seat only hands that fit its plays of the turn
-(``engine.ai.cirulla.fits``): a seat that played without knocking holds no buona, and the
-normal player's cards are the ones ``pick`` chooses for the hand it held."""
+(``engine.ai.cirulla.fits``): a seat that played without knocking holds no buona, and its
+cards are the ones its model chooses for the hand it held: the normal player's (``pick``) or
+the capturer's (``capture``), whichever its plays of the deal's earlier turns follow."""
 
 from __future__ import annotations
 
@@ -98,11 +99,24 @@ def test_the_other_seat_s_real_hand_always_fits_the_normal_player_s_plays():
 
 
 def test_nothing_is_learnt_before_the_other_seat_plays_or_once_its_hand_is_shown():
+    rng = random.Random(3)
     g: Cirulla = engine.new_game("cirulla", 2, seed=3)
-    view = g.view(g.current_seat)
-    assert ai.fits(view, g) is None  # the first card of the deal
-    for seat_view in (g.view(0), g.view(1)):
-        assert ai.fits(seat_view, g) is None
+    fit = ai.fits(g.view(g.current_seat), g)  # the first card of the deal
+    assert fit is not None and not fit.played and fit.policy is ai.pick
+    assert all(fit(g.sample(g.current_seat, rng)) for _ in range(20))
+    shown = 0
+    for g, view, _legal in normal_deals(40):
+        if view["shown_hands"][1] is not None and view["stock_size"]:
+            shown += 1
+            fit = ai.fits(view, g)
+            assert not fit.played
+            assert all(fit(g.sample(0, rng)) for _ in range(5))
+    assert shown > 5
+
+
+def test_more_than_two_players_are_not_read():
+    g = engine.new_game("cirulla", 4, seed=3)
+    assert ai.fits(g.view(g.current_seat), g) is None
 
 
 def test_hard_plays_legal_cards_with_the_hands_it_deals_the_other_seat():
@@ -112,32 +126,36 @@ def test_hard_plays_legal_cards_with_the_hands_it_deals_the_other_seat():
             assert ai.hard(view, legal, rng, samples=20, game=g) in legal
 
 
-def records(opponent, count: int) -> tuple[int, int, list[float]]:
+def records(opponent, count: int) -> tuple[int, int, list[float], set]:
     """Over ``count`` deals against ``opponent``: the other seat's plays of earlier turns that
-    ``fits`` tested and found straying, as it counted them at the deal's last test, and every
-    slack it gave."""
+    ``fits`` tested and found straying from its model, as it counted them at the deal's last
+    test, every slack it gave, and the models it chose once it had plays to test."""
     tested = strayed = 0
     slacks = []
+    policies = set()
     for seed in range(count):
         last = None
         for g, view, _legal in deal_decisions(seed, (0,), opponent):
             fit = ai.fits(view, g)
             if fit is not None:
                 slacks.append(fit.slack)
+                if fit.tested:
+                    policies.add(fit.policy)
                 last = fit
         if last is not None:
             tested += last.tested
             strayed += last.strayed
-    return tested, strayed, slacks
+    return tested, strayed, slacks, policies
 
 
 def test_the_normal_player_s_earlier_plays_never_stray_and_its_slack_shrinks():
     def opponent(view, legal, rng):
         return ai.normal(view, legal, rng)
 
-    tested, strayed, slacks = records(opponent, 20)
+    tested, strayed, slacks, policies = records(opponent, 20)
     assert tested > 100
     assert strayed == 0
+    assert policies == {ai.pick}
     assert min(slacks) < ai.slack(0, 0) == max(slacks)
 
 
@@ -145,7 +163,7 @@ def test_a_player_that_plays_at_random_strays_and_gets_more_slack():
     def opponent(view, legal, rng):
         return rng.choice(legal)
 
-    tested, strayed, slacks = records(opponent, 20)
+    tested, strayed, slacks, _policies = records(opponent, 20)
     assert tested > 100
     assert strayed > tested // 3
     assert max(slacks) > 2 * ai.slack(0, 0)
@@ -153,3 +171,42 @@ def test_a_player_that_plays_at_random_strays_and_gets_more_slack():
 
 def test_slack_grows_with_the_plays_that_strayed():
     assert ai.slack(20, 0) < ai.slack(0, 0) < ai.slack(20, 5) < ai.slack(20, 20) < 1
+
+
+def capturer(view, legal, rng):
+    """A seat that plays as the capturer model does."""
+    return ai.capture(ai.seen_from_view(view), legal)
+
+
+def test_the_capturer_takes_the_capture_worth_most_and_lays_its_least_worthy_card():
+    def seen(hand, table):
+        return ai.Seen(0, 2, hand, table, [[], []], [], [len(hand), 3], 30, "7H", 7, 5)
+
+    # The settebello taking a seven is worth more than a five taking a five.
+    assert ai.capture(seen(["7D", "5C", "KS"], ["2C", "5S", "7C"]), ["7D:7C", "5C:5S", "KS"]) == (
+        "7D:7C"
+    )
+    # Nothing to take: the king is the card worth least.
+    assert ai.capture(seen(["7D", "5C", "KS"], ["4C"]), ["7D", "5C", "KS"]) == "KS"
+    # A sweep's scopa counts: the five sweeps the two and the three rather than the two pairs.
+    assert ai.capture(seen(["5C", "2C"], ["2S", "3S"]), ["5C:2S+3S", "2C:2S"]) == "5C:2S+3S"
+    assert ai.capture(seen(["5C", "2C"], ["2S", "3S"]), ["knock", "2C:2S"]) == "knock"
+
+
+def test_a_capturer_is_read_as_one_and_its_real_hand_fits_its_plays():
+    read = as_capturer = tested = 0
+    for seed in range(30):
+        for g, view, legal in deal_decisions(seed, (0,), capturer):
+            fit = ai.fits(view, g)
+            if fit.tested:
+                read += 1
+                as_capturer += fit.policy is ai.capture
+                # Its plays never stray from the capturer's: the model chosen (the normal
+                # player only while the two agree on every play seen) finds none that do.
+                assert fit.strayed == 0
+            if fit.policy is ai.capture and fit.played and "knock" not in legal:
+                tested += 1
+                assert fit(g)
+    # The two agree on most plays (ties go to the normal player), so it takes a few to tell.
+    assert as_capturer > read // 2
+    assert tested > 50
