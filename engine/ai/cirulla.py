@@ -826,7 +826,7 @@ def _fast_choice(
     if KNOCK_ID in ids:
         return KNOCK_ID
     rules = g.rules
-    if rules.pairs_contest:
+    if rules.pairs_contest:  # not read by ``fits``: the seats are all normal players
         return g.action_id(_playout_choice(g, seat, n))
     v = g.fast_sight(seat)
     hand = v.hand
@@ -1100,9 +1100,9 @@ def fits(view: dict[str, Any], game: Cirulla) -> Fit | None:
     it plays the card its model chooses (in the last turn, with the stock empty, its hand is the
     unseen cards and there is nothing to test). Every hand fits when the other seat has not
     played in this turn, or its hand is shown. Its model (``Fit.policy``): of the normal player
-    (``pick``) and the capturer (``capture``), the one whose cards the seat's plays of the
-    deal's earlier turns (whose hands are known once played) took more often, the normal
-    player on a tie; its slack: how often they strayed from it, as ``slack`` weighs them. None
+    (``pick``) and the capturer (``capture``), the one that the seat's plays of the deal's
+    earlier turns (whose hands are known once played) followed more often, the normal player
+    on a tie; its slack: how often they strayed from it, as ``slack`` weighs them. None
     with more than two players, or a house rule that shows hands in another way."""
     n = view["players"]
     rules = view["rules"]
