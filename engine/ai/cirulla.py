@@ -1040,8 +1040,8 @@ def _solve(g: Cirulla, side: int, base: list[int], left: int, alpha: float, beta
 class Fit:
     """A test of a sampled deal (``game.sample``) against what the other seat of a two-player
     game did in this turn (``fits``), and ``slack``: the chance that a deal failing it is kept
-    all the same, from how often the seat's plays of the deal's earlier turns strayed from the
-    normal player's."""
+    all the same, from how often the seat's plays of the deal's earlier turns strayed from its
+    model's (``policy``)."""
 
     __slots__ = (
         "decisions",
@@ -1067,7 +1067,7 @@ class Fit:
         scala: bool,
         tested: int,
         strayed: int,
-        policy: Callable[[Seen, list[str]], str] = pick,
+        policy: Callable[[Seen, list[str]], str],
     ) -> None:
         self.other = other
         self.played = played
@@ -1076,7 +1076,7 @@ class Fit:
         self.matta = matta
         self.scala = scala
         self.tested = tested  # the seat's plays of the deal's earlier turns tested
-        self.strayed = strayed  # those that were not the normal player's
+        self.strayed = strayed  # those that were not its model's
         self.slack = slack(tested, strayed)
         self.policy = policy  # the model of the seat: ``pick`` or ``capture``
         self.memo: dict[tuple[str, ...], bool] = {}
@@ -1119,16 +1119,18 @@ def fits(view: dict[str, Any], game: Cirulla) -> Fit | None:
     played = [play[0] for p, play in turn if p == other and play is not None]
     if view["shown_hands"][other] is not None:
         played = []  # its hand is known: nothing to test
-    models = [(*_their_decisions(view, deal, other, policy), policy) for policy in MODELS]
-    decisions, tested, strayed, policy = min(models, key=lambda m: m[2])
+    now, earlier = _their_plays(view, deal, other)
+    strays = [sum(not play([], policy=policy) for play in earlier) for policy in MODELS]
+    strayed = min(strays)
+    policy = MODELS[strays.index(strayed)]  # the normal player first, on a tie
     return Fit(
         other,
         played,
         view["knocked"][other],
-        decisions if view["stock_size"] else [],
+        [partial(play, policy=policy) for play in now] if view["stock_size"] else [],
         rules["matta_card"],
         bool(rules.get("scala_alta")),
-        tested,
+        len(earlier),
         strayed,
         policy,
     )
@@ -1170,17 +1172,14 @@ def _turn_actions(
     return turn
 
 
-def _their_decisions(
-    view: dict[str, Any],
-    deal: list[tuple[int, tuple[str, tuple[str, ...]] | None]],
-    other: int,
-    policy: Callable[[Seen, list[str]], str] = pick,
-) -> tuple[list[Callable[[list[str]], bool]], int, int]:
-    """For each card ``other`` played in this turn, a test of the hand it holds now: would
-    ``policy`` have played that card, holding it with the cards played since? And of its
-    plays in the deal's earlier turns without a knock, how many could be tested (more than one
-    card to choose from) and how many were not ``policy``'s. The table, the piles, the
-    stock and the hands at the time come from undoing the plays made after it."""
+def _their_plays(
+    view: dict[str, Any], deal: list[tuple[int, tuple[str, tuple[str, ...]] | None]], other: int
+) -> tuple[list[Callable[..., bool]], list[Callable[..., bool]]]:
+    """The cards ``other`` played in this turn, and those of its plays in the deal's earlier
+    turns that can be tested (more than one card to choose from, no knock in the turn), each as
+    ``_would_play`` given all but the hand it holds now (``[]`` for an earlier play: it is
+    known) and the model (``policy``). The table, the piles, the stock and the hands at the
+    time come from undoing the plays made after it."""
     n = view["players"]
     seat = view["seat"]
     rules = view["rules"]
@@ -1192,7 +1191,6 @@ def _their_decisions(
         "matta": matta,
         "ace_all": bool(rules.get("ace_takes_all_always")),
         "grande_points": 25 if rules["grande_25"] else 5,
-        "policy": policy,
     }
     table = list(view["table"])
     piles = [list(p) for p in view["captured"]]
@@ -1213,8 +1211,8 @@ def _their_decisions(
     for buona in view["buone"]:
         if buona["seat"] == seat and buona["matta_value"] is not None:
             knocked_value = buona["matta_value"]
-    decisions = []
-    tested = strayed = 0
+    now: list[Callable[..., bool]] = []
+    earlier: list[Callable[..., bool]] = []
     index = count
     for p, play in reversed(deal):
         if play is None:
@@ -1229,17 +1227,17 @@ def _their_decisions(
         if taken:
             table.extend(taken)
             if not all(c in pile for c in (card, *taken)):
-                return [], 0, 0  # not the plays of the deal as we read them: nothing to learn
+                return [], []  # not the plays of the deal as we read them: nothing to learn
             for c in (card, *taken):
                 pile.remove(c)
         elif card in table:
             table.remove(card)
         else:
-            return [], 0, 0
+            return [], []
         if p != other:
             mine.append(card)
             continue
-        decision = partial(
+        known = partial(
             _would_play,
             card=card,
             taken=frozenset(taken),
@@ -1253,12 +1251,11 @@ def _their_decisions(
             **shared,
         )
         if turn == current:
-            decisions.append(decision)
+            now.append(known)
         elif later and turn not in knocked_turns:  # a choice of cards, no buona in the turn
-            tested += 1
-            strayed += not decision([])
+            earlier.append(known)
         later.append(card)
-    return decisions, tested, strayed
+    return now, earlier
 
 
 def _would_play(
