@@ -19,7 +19,7 @@ counted) counts as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--hard-deals 300] [--budget-ms 250] [--jobs 2]
                        [--kind briscola] [--level normal|hard] [--skip-hard] [--samples 40]
-                       [--players 3] [--against normal|earlier] [--earlier REV]
+                       [--players 3] [--against normal|earlier] [--earlier REV] [--paired]
 
 The hard level thinks for ``--budget-ms`` per decision in the pairings (by default
 ``engine.ai.DEFAULT_BUDGET_MS``), or searches ``--samples`` sampled deals per decision (the same
@@ -30,6 +30,11 @@ is that level, ``--against`` those whose second player is that one.
 ``--earlier REV`` adds a pairing of the hard level against an earlier hard ("earlier"): the
 game's player module as it was at the git revision ``REV`` (read with ``git show``, loaded under
 another name; it uses today's engine and ``engine.ai.search``), given the same budget or samples.
+With ``--paired``, the earlier hard also plays each hard pairing's deals against the same
+second player, and the difference of the two margins is printed with its interval from the
+pairs' differences: where two versions choose alike in most positions, most deals are played
+the same way and the difference is known far more closely than either margin (at ``--samples``
+the play is the same whatever the load; at a time budget it is not).
 """
 
 from __future__ import annotations
@@ -209,8 +214,9 @@ def workers(jobs: int, ordered: bool = False) -> Iterator[Callable[..., Iterator
 
 def bench_pairing(
     kind, players, first, second, deals, budget_ms, imap, samples=None, earlier=None
-) -> None:
-    """Play and print one pairing."""
+) -> list[list[int]]:
+    """Play and print one pairing; its first level's margins, pair by pair (in the order of the
+    deals when ``imap`` keeps it)."""
     pairs = max(1, deals // 2)
     jobs = [
         (kind, players, first, second, 10_000 + k, budget_ms, samples, earlier)
@@ -253,6 +259,42 @@ def bench_pairing(
         f"({time.perf_counter() - start:.0f}s)",
         flush=True,
     )
+    return pairs_seen
+
+
+def paired_difference(
+    first: list[list[int]], second: list[list[int]]
+) -> tuple[float, float, float, int]:
+    """Two players' margins against the same opponent on the same seat-swapped pairs of deals
+    (pair by pair, in the same order): the mean difference of their margins a deal, its 95%
+    half-interval from the pairs' differences, the difference of their deals won, and how many
+    deals ended with the same margin for both."""
+    if len(first) != len(second):
+        raise ValueError("the two players did not play the same pairs of deals")
+    diffs = [statistics.fmean(a) - statistics.fmean(b) for a, b in zip(first, second, strict=True)]
+    k = len(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(k) if k > 1 else math.nan
+    deals = sum(len(a) for a in first)
+    won = (sum(m > 0 for a in first for m in a) - sum(m > 0 for b in second for m in b)) / deals
+    same = sum(
+        x == y for a, b in zip(first, second, strict=True) for x, y in zip(a, b, strict=True)
+    )
+    return statistics.fmean(diffs), half, won, same
+
+
+def bench_paired(kind, players, second, deals, budget_ms, imap, samples, earlier, hard) -> None:
+    """Play the earlier hard against ``second`` on the deals the hard level played (its margins
+    ``hard``), and print the difference between the two, pair by pair."""
+    before = bench_pairing(
+        kind, players, "earlier", second, deals, budget_ms, imap, samples, earlier
+    )
+    mean, half, won, same = paired_difference(hard, before)
+    n = sum(map(len, hard))
+    print(
+        f"{kind:<9}{players:>2}p    hard - earlier vs {second:<6} margin {mean:+6.2f} ±{half:5.2f} "
+        f"a deal (pairs)  won {won:+6.1%}  deals with the same margin {same} of {n}",
+        flush=True,
+    )
 
 
 def time_hard(kind: str, players: int, decisions: int) -> None:
@@ -293,6 +335,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), help="only this many players")
     parser.add_argument("--against", choices=("greedy", "normal", "earlier"), help="second player")
     parser.add_argument("--earlier", help="git revision of an earlier hard to play against")
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="the earlier hard also plays the hard pairings' deals: the paired difference",
+    )
     args = parser.parse_args()
     kinds = [k for k in KINDS if k in engine.GAMES and (args.kind in (None, k))]
     print(
@@ -303,7 +350,9 @@ def main() -> None:
     pairings = list(PAIRINGS)
     if args.earlier:
         pairings += [(k, p, "hard", "earlier") for k, p, f, s in PAIRINGS if f == "normal"]
-    with workers(args.jobs) as imap:
+    if args.paired and not args.earlier:
+        parser.error("--paired compares with the hard level of --earlier REV")
+    with workers(args.jobs, ordered=args.paired) as imap:
         for kind, players, first, second in pairings:
             hard = "hard" in (first, second)
             if kind not in kinds or (args.skip_hard and hard) or args.level not in (None, first):
@@ -311,7 +360,7 @@ def main() -> None:
             if args.players not in (None, players) or args.against not in (None, second):
                 continue
             deals = args.hard_deals if hard else args.deals
-            bench_pairing(
+            margins = bench_pairing(
                 kind,
                 players,
                 first,
@@ -322,6 +371,18 @@ def main() -> None:
                 args.samples,
                 args.earlier,
             )
+            if args.paired and first == "hard" and second != "earlier":
+                bench_paired(
+                    kind,
+                    players,
+                    second,
+                    deals,
+                    args.budget_ms,
+                    imap,
+                    args.samples,
+                    args.earlier,
+                    margins,
+                )
     if args.timing:
         timed = dict.fromkeys((k, p) for k, p, _, _ in PAIRINGS if k in kinds)
         for kind, players in timed:
