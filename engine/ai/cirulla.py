@@ -157,6 +157,20 @@ best capture the next seat's hand holds on the table that the seat to act's best
 leaves, +1.4 (54.0%) and +1.3 (54.2%); every card still in a hand counted for 0.3 or 0.6 of
 its worth, +1.3 (by the leaf, most hands are new ones: it changed 1 decision in 244).
 
+Tried next, measured as ``bench/ai.py --paired`` measures (hard against normal at 100 samples,
+the same 600 deals played by this hard and by the variant: the difference of the two margins,
++-95% from the pairs; this hard has +1.39 there), none kept: ``CONFIDENCE`` 1.5 (-0.16 +-0.20)
+or 2.5 (-0.19 +-0.16); an ace held at the leaf worth 1.0 (-0.06 +-0.08) or 1.8 (+0.02 +-0.08)
+rather than ``ACE_KEEP``; ``SOLVE_STOCK`` 0 (-0.14 +-0.18); ``CANDIDATES`` 3 (-0.01 +-0.05);
+in the turn before the last, that turn played out by the normal player (the other seat by its
+model) and only the last turn solved, as both players really play it, rather than both turns
+solved with every card known (-0.02 +-0.07; cheaper, p95 62 ms against 99 at 100 samples);
+our next card of the turn chosen per what we will have seen by then (the other seat's plays,
+our hand and options), the best total over the sampled deals that saw the same (-0.09 +-0.27).
+A cheaper measure, each hard card played on the real deal and the deal finished by the normal
+player for both seats, rated the last-two-turns variant +0.22 +-0.20 a deal: a continuation
+by the normal player, not the hard player's own, misleads, and only the paired games count.
+
 Both, given the game, search the last turn of a two-player deal exactly once the stock is empty
 (every card left is then in a hand, and the opponent's hand is the unseen cards): the normal
 and the hard player the whole last turn (the six cards; a search takes 2 ms at the median).
