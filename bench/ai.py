@@ -51,6 +51,7 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -282,13 +283,10 @@ def paired_difference(
     return statistics.fmean(diffs), half, won, same
 
 
-def bench_paired(kind, players, second, deals, budget_ms, imap, samples, earlier, hard) -> None:
-    """Play the earlier hard against ``second`` on the deals the hard level played (its margins
-    ``hard``), and print the difference between the two, pair by pair."""
-    before = bench_pairing(
-        kind, players, "earlier", second, deals, budget_ms, imap, samples, earlier
-    )
-    mean, half, won, same = paired_difference(hard, before)
+def print_paired(kind: str, players: int, second: str, hard: list, earlier: list) -> None:
+    """Print the difference between the hard level's margins against ``second`` and the
+    earlier hard's on the same deals, pair by pair."""
+    mean, half, won, same = paired_difference(hard, earlier)
     n = sum(map(len, hard))
     print(
         f"{kind:<9}{players:>2}p    hard - earlier vs {second:<6} margin {mean:+6.2f} ±{half:5.2f} "
@@ -360,29 +358,20 @@ def main() -> None:
             if args.players not in (None, players) or args.against not in (None, second):
                 continue
             deals = args.hard_deals if hard else args.deals
-            margins = bench_pairing(
+            pairing = partial(
+                bench_pairing,
                 kind,
                 players,
-                first,
-                second,
-                deals,
-                args.budget_ms,
-                imap,
-                args.samples,
-                args.earlier,
+                second=second,
+                deals=deals,
+                budget_ms=args.budget_ms,
+                imap=imap,
+                samples=args.samples,
+                earlier=args.earlier,
             )
+            margins = pairing(first)
             if args.paired and first == "hard" and second != "earlier":
-                bench_paired(
-                    kind,
-                    players,
-                    second,
-                    deals,
-                    args.budget_ms,
-                    imap,
-                    args.samples,
-                    args.earlier,
-                    margins,
-                )
+                print_paired(kind, players, second, margins, pairing("earlier"))
     if args.timing:
         timed = dict.fromkeys((k, p) for k, p, _, _ in PAIRINGS if k in kinds)
         for kind, players in timed:
