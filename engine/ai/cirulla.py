@@ -403,7 +403,9 @@ def _none(rest: int, unseen: int, held: int) -> float:
     return math.comb(rest, held) / math.comb(unseen, held) if held <= unseen else 0.0
 
 
-@lru_cache(maxsize=1 << 18)
+# 2**16 entries, as the other caches: at 2**18 the garbage collector's full collections walked
+# its entries for 70 ms each, for no measurable gain in speed.
+@lru_cache(maxsize=1 << 16)
 def _best_captures(
     table: tuple[str, ...], matta: str, matta_value: int, worth_key: tuple
 ) -> tuple[float, ...]:
@@ -806,15 +808,22 @@ def _mask_worth_key(mine: int, theirs: int, grande_points: int) -> tuple:
     )
 
 
-# The normal player's choices in lookaheads, by all they depend on (``_choice_key``): the index
-# of the action in ``choices()``. Cleared when it grows past ``CHOICES_MAX``.
-_CHOICES: dict[tuple, int] = {}
+# The normal player's choices in lookaheads, by all they depend on (the key ``_fast_choice``
+# builds): the index of the action in ``choices()``. Cleared when it grows past ``CHOICES_MAX``.
+#
+# This table and ``_UNSEEN`` hold plain values only (bytes and ints), so that the garbage
+# collector never tracks them: a dict holding tuples (or the policy function, as this one's
+# keys did) is tracked, and each full collection walks its entries, inside whichever decision
+# or, in the bot, whichever update it falls on (``bench/gc_pauses.py``).
+_CHOICES: dict[bytes, int] = {}
 CHOICES_MAX = 1 << 18
-# The unseen cards by value (and how many), by the bit mask of the unseen cards.
-_UNSEEN: dict[int, tuple[tuple[int, ...], int]] = {}
+# The unseen cards by value (index 0 unused), by the bit mask of the unseen cards.
+_UNSEEN: dict[int, bytes] = {}
+# The policies of ``_fast_choice`` by a small number, for its keys.
+_POLICY_NUMBERS: dict[Callable[..., str], int] = {}
 
 
-def _unseen_counts(mask: int) -> tuple[tuple[int, ...], int]:
+def _unseen_counts(mask: int) -> tuple[bytes, int]:
     """The cards of ``mask`` by value (index 0 unused), and how many."""
     found = _UNSEEN.get(mask)
     if found is None:
@@ -824,8 +833,8 @@ def _unseen_counts(mask: int) -> tuple[tuple[int, ...], int]:
                 counts[VALUES[c]] += 1
         if len(_UNSEEN) >= CHOICES_MAX:
             _UNSEEN.clear()
-        found = _UNSEEN[mask] = (tuple(counts), mask.bit_count())
-    return found
+        found = _UNSEEN[mask] = bytes(counts)
+    return found, mask.bit_count()
 
 
 def _fast_choice(
@@ -856,9 +865,9 @@ def _fast_choice(
         next_values = [0] * 11
         for c in next_shown:
             next_values[mv if c == matta else VALUES[c]] += 1
-        counts: tuple = (tuple(next_values), unseen > 0)
+        counts = bytes((1, unseen > 0, *next_values))
     else:
-        counts = (values, unseen)
+        counts = bytes((0, unseen)) + values
     side = side_of(seat, n)
     masks = v.pile_masks
     theirs = 0
@@ -867,17 +876,23 @@ def _fast_choice(
             theirs |= m
     last = not v.stock and sum(sizes) == 1
     worth_key = _mask_worth_key(masks[side], theirs, v.grande_points)
-    key = (
-        policy,
-        tuple(hand),
-        tuple(table),
-        mv,
-        counts,
-        held,
-        last,
-        worth_key,
-        v.matta,
-        rules.ace_takes_all_always,
+    number = _POLICY_NUMBERS.get(policy)
+    if number is None:
+        number = _POLICY_NUMBERS[policy] = len(_POLICY_NUMBERS)
+    key = counts + bytes(
+        (
+            number,
+            mv,
+            held,
+            last,
+            *worth_key,
+            v.matta,
+            rules.ace_takes_all_always,
+            len(hand),
+            *hand,
+            len(table),
+            *table,
+        )
     )
     i = _CHOICES.get(key)
     if i is None:
@@ -892,7 +907,7 @@ def _fast_choice(
         s.values = values
         s.unseen = unseen
         s.next_hand = held
-        s.next_values = counts[0] if next_shown is not None else None
+        s.next_values = tuple(next_values) if next_shown is not None else None
         s.last = last
         s.worth_key = worth_key
         s.worth = _worth_table(*worth_key)
