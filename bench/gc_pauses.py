@@ -1,5 +1,6 @@
 """The garbage collector's full collections while hard computer players play for a long while,
-as the bot's process has them (its heap frozen once started, ``gc.freeze``).
+as the bot's process has them (the computer players loaded, then the heap frozen once started,
+``gc.freeze``).
 
 A search keeps tables that grow as it plays (the choices and captures it worked out). A full
 collection walks every table the collector tracks, inside whichever decision (or, in the bot,
@@ -23,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
-from engine.ai import DEFAULT_BUDGET_MS, choose
+from engine.ai import DEFAULT_BUDGET_MS, choose, load_all
 
 
 class FullCollections:
@@ -47,8 +48,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=420)
     args = parser.parse_args()
+    load_all()
     gc.collect()
-    gc.freeze()  # as the bot does once started
+    gc.freeze()  # as the bot does once started, its computer players loaded
     full = FullCollections()
     gc.callbacks.append(full)
     end = time.monotonic() + args.seconds

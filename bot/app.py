@@ -57,6 +57,7 @@ from bot.table import inline_play, lobby, play, topics
 from bot.timers import handlers as timers
 from bot.webapp import LOCAL_CHAT
 from bot.webapp import telegram as webapp
+from engine.ai import load_all
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +273,9 @@ def build_application(
     the translations, the reloaded games) is moved out of the garbage collector's sight
     (``gc.freeze``). A full collection walks the whole heap, and with the libraries loaded it
     took 0.2 to 0.45 s, all of it inside whichever press it fell on; after the freeze it walks
-    only what came later. Tests leave it off: many applications start in one process there."""
+    only what came later. The computer players are loaded first (``engine.ai.load_all``), so
+    that their caches are frozen too. Tests leave it off: many applications start in one
+    process there."""
     tr = translator or Translator(LOCALES_DIR)
     application = (
         ApplicationBuilder()
@@ -320,6 +323,7 @@ async def post_init(application: Application) -> None:
             await feature.setup(application, svc)
     await reload_games(svc)
     if application.bot_data.get("freeze_heap"):
+        load_all()  # the computer players' caches, frozen with the rest
         gc.collect()
         gc.freeze()
 

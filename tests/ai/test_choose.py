@@ -11,13 +11,14 @@ import copy
 import importlib
 import json
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.ai import KINDS, LEVELS, choose
+from engine.ai import KINDS, LEVELS, choose, load_all
 
 GAMES = [
     (kind, n) for kind in KINDS if kind in engine.GAMES for n in engine.GAMES[kind].player_counts
@@ -116,3 +117,10 @@ def test_bad_budget_is_refused():
     seat = g.current_seat
     with pytest.raises(ValueError, match="budget_ms"):
         choose(g.view(seat), g.legal_actions(seat), "hard", budget_ms=0)
+
+
+def test_load_all_imports_every_game_s_computer_players():
+    """``load_all`` imports the computer players of every game at once (the bot calls it before
+    freezing its heap, so that their caches are frozen too)."""
+    load_all()
+    assert all(f"engine.ai.{kind}" in sys.modules for kind in KINDS)
