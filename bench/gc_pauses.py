@@ -24,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
-from engine.ai import DEFAULT_BUDGET_MS, choose, load_all
+from engine.ai import DEFAULT_BUDGET_MS, KINDS, choose, load_all
 
 
 class FullCollections:
@@ -44,7 +44,7 @@ class FullCollections:
 def main() -> None:
     """Play, then print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kind", default="cirulla", choices=("briscola", "belota", "cirulla"))
+    parser.add_argument("--kind", default="cirulla", choices=KINDS)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=420)
     args = parser.parse_args()

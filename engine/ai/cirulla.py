@@ -420,8 +420,8 @@ def _none(rest: int, unseen: int, held: int) -> float:
     return math.comb(rest, held) / math.comb(unseen, held) if held <= unseen else 0.0
 
 
-# 2**16 entries, as the other caches: at 2**18 the garbage collector's full collections walked
-# its entries for 70 ms each, for no measurable gain in speed.
+# 2**16 entries, as the other caches: 2**18 was no faster, and a full collection walks every
+# entry (``bench/gc_pauses.py``).
 @lru_cache(maxsize=1 << 16)
 def _best_captures(
     table: tuple[str, ...], matta: str, matta_value: int, worth_key: tuple
