@@ -7,8 +7,9 @@
   short pause (``computer_pause`` in the settings) so that people can follow the table. The
   choice comes from ``engine.ai.choose`` with that seat's view (and a copy of the game, which
   its searches only ask for the engine's samples, every card hidden from the seat dealt again);
-  the hard level searches in a worker thread so that the event loop keeps serving the other
-  games. The move goes through
+  the hard level searches in a process of its own (``thinking``; ``COMPUTER_PROCESSES`` of
+  them, or a worker thread) so that the event loop keeps serving the other games. The move
+  goes through
   ``play.perform``, so a game that moved on (cancelled, reloaded) refuses it harmlessly.
 - After a restart the reload calls the listeners of every game in progress: a computer player
   whose turn it is plays.
@@ -28,6 +29,7 @@ from telegram.ext import Application, ContextTypes
 
 import engine
 import engine.ai
+from bot.computers.thinking import Thinking
 from bot.core.callbacks import Callback, Op
 from bot.core.live import LiveGame
 from bot.core.messenger import acknowledge
@@ -40,8 +42,9 @@ from bot.table.lobby import Change, creator_press
 log = logging.getLogger(__name__)
 
 LEVELS = engine.ai.LEVELS
-# The levels thought through in a worker thread: their search takes a noticeable time.
-THREADED_LEVELS = frozenset({"hard"})
+# The levels thought away from the event loop (``thinking``): their search takes a noticeable
+# time.
+SEARCHING_LEVELS = frozenset({"hard"})
 
 
 def available(kind: str | None) -> bool:
@@ -61,10 +64,11 @@ def _team_seats(live: LiveGame, team: int | None) -> list[int]:
 class Computers:
     """Schedules the moves of the computer players of every game in progress."""
 
-    def __init__(self, svc: Services, pause: float, budget_ms: int) -> None:
+    def __init__(self, svc: Services, pause: float, budget_ms: int, processes: int = 0) -> None:
         self.svc = svc
         self.pause = pause
         self.budget_ms = budget_ms
+        self.thinking = Thinking(processes)
         self._pending: set[tuple[int, int]] = set()  # (game, move) a computer will play
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -124,8 +128,8 @@ class Computers:
                 snapshot = game.copy()
             # The same game and move always get the same choice (replays, tests).
             rng = random.Random(f"{seed}:{move}")
-            if level in THREADED_LEVELS:
-                code = await asyncio.to_thread(self.choose, view, legal, level, rng, snapshot)
+            if level in SEARCHING_LEVELS and available(view["kind"]):
+                code = await self.thinking.choose(view, legal, level, rng, self.budget_ms, snapshot)
             else:
                 code = self.choose(view, legal, level, rng, snapshot)
             # A game that moved on or closed meanwhile refuses the move: nothing to play.
@@ -147,6 +151,7 @@ class Computers:
             task.cancel()
         await asyncio.gather(*list(self._tasks), return_exceptions=True)
         self._pending.clear()
+        await self.thinking.close()
 
 
 # -- the lobby ---------------------------------------------------------------------------------
@@ -272,7 +277,9 @@ async def setup(application: Application, svc: Services) -> None:
     computer-player buttons (the presses are routed by ``bot.app``)."""
     svc.extras.lobby_rows.append(lobby_rows)
     settings = application.bot_data["settings"]
-    computers = Computers(svc, settings.computer_pause, settings.computer_budget_ms)
+    computers = Computers(
+        svc, settings.computer_pause, settings.computer_budget_ms, settings.computer_processes
+    )
     application.bot_data["computers"] = computers
     svc.listeners.append(computers.on_change)
 

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     computer_pause: float = Field(default=1.0, ge=0, le=30)
     # How long a hard computer player may think about one move, in milliseconds.
     computer_budget_ms: int = Field(default=250, ge=1, le=10_000)
+    # Processes the hard computer players think in, beside the bot's own (0: a worker thread of
+    # the bot's process, sharing its interpreter with the event loop; ``bot.computers.thinking``).
+    computer_processes: int = Field(default=1, ge=0, le=64)
     # Rated games a player needs before appearing in the leaderboards.
     ratings_min_games: int = Field(default=MIN_GAMES, ge=1)
     # The Mini App (the table drawn as cards): its public https address, served by this

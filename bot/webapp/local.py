@@ -55,6 +55,7 @@ class LocalSettings(BaseSettings):
     database_path: Path = Path("data/bot.sqlite3")
     computer_pause: float = Field(default=0.6, ge=0, le=30)
     computer_budget_ms: int = Field(default=250, ge=1, le=10_000)
+    computer_processes: int = Field(default=1, ge=0, le=64)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "WARNING"
 
     @field_validator("log_level", mode="before")
@@ -230,10 +231,11 @@ class LocalServer:
         lang: str,
         computer_pause: float,
         computer_budget_ms: int,
+        computer_processes: int = 0,
     ) -> LocalServer:
         """Open the database and wire everything (no network)."""
         svc = await offline_services(database, tr)
-        computers = Computers(svc, computer_pause, computer_budget_ms)
+        computers = Computers(svc, computer_pause, computer_budget_ms, computer_processes)
         tables = WebTables(svc)
         svc.listeners += [tables.on_change, computers.on_change]
         local = LocalTable(svc, tr.resolve(lang))
@@ -265,6 +267,7 @@ async def serve(settings: LocalSettings, sock: socket.socket, lang: str, tr: Tra
         lang,
         settings.computer_pause,
         settings.computer_budget_ms,
+        settings.computer_processes,
     )
     cap = connection_cap(LOCAL_MAX_CONNECTIONS, servers=1)
     config = guarded_config(server.web.app, "the local table", cap)

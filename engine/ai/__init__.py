@@ -28,7 +28,8 @@ once the stock is empty, Cirulla's last turn for two, Belòta's last tricks).
 
 Decisions take about ``budget_ms`` of wall-clock time at the hard level (``DEFAULT_BUDGET_MS``;
 on a loaded machine that is less CPU time, so fewer sampled deals); callers in an event loop
-should run ``choose`` in a worker thread.
+should run ``choose`` away from it: in a process of its own, or at least a worker thread (where
+it still shares the interpreter, and its garbage collections, with the loop).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def choose(
     legal: Sequence[str],
     level: str,
     rng: random.Random | None = None,
-    budget_ms: int | None = None,
+    budget_ms: float | None = None,
     game: Game | None = None,
 ) -> str:
     """Pick one of ``legal`` for the seat whose ``view`` this is, playing at ``level``.
