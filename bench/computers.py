@@ -7,8 +7,9 @@ Briscola, or with ``--kind cirulla`` two-player Cirulla to the game's end. A hea
 wakes every 5 ms and records how late it woke: the event loop's stalls while the computers
 choose (easy and normal think in the loop; hard in ``--processes`` worker processes, a row for
 each count given, 0 being a worker thread of the bot's process). Printed per row: moves,
-seconds, the longest and the 99th-percentile stall, and the group's Bot API calls per move
-(the renderer folds moves made while an edit is in flight into one edit).
+seconds, the longest and the 99th-percentile stall, the group's Bot API calls per move (the
+renderer folds moves made while an edit is in flight into one edit), and the largest worker
+process's resident memory at the end (Linux).
 
     python bench/computers.py [--latency 20] [--pause 0] [--budget 250] [--tables 1]
                               [--kind briscola|cirulla] [--processes 0,1]
@@ -44,6 +45,18 @@ async def heartbeat(stalls: list[float], stop: asyncio.Event) -> None:
         start = time.perf_counter()
         await asyncio.sleep(HEARTBEAT)
         stalls.append(time.perf_counter() - start - HEARTBEAT)
+
+
+def worker_rss(pid: int) -> float:
+    """The resident memory of a worker process in MB (Linux; 0 elsewhere)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 async def one_game(
@@ -119,6 +132,8 @@ async def one_game(
             for method, params in fake.calls[first_call:]
             if method in GROUP_METHODS and params.get("chat_id") in ids
         )
+        pool = computers.thinking._pool
+        rss = [worker_rss(pid) for pid in (pool._processes if pool is not None else ())]
         await app.post_stop(app)
         await app.shutdown()
         await app.post_shutdown(app)
@@ -130,6 +145,7 @@ async def one_game(
         "p99_stall_ms": stalls[int(len(stalls) * 0.99)] * 1000 if stalls else 0.0,
         "median_stall_ms": statistics.median(stalls) * 1000 if stalls else 0.0,
         "group_calls_per_move": group_calls / moves if moves else 0.0,
+        "worker_mb": max(rss, default=0.0),
     }
 
 
@@ -154,7 +170,7 @@ async def main() -> None:
         f"pause {args.pause:g} s, hard budget {args.budget} ms"
     )
     header = f"{'level':<12}{'moves':>6}{'s':>8}{'max stall':>11}{'p99':>8}{'median':>8}"
-    print(header + f"{'calls/move':>12}")
+    print(header + f"{'calls/move':>12}{'worker MB':>11}")
     rows = [("easy", 0), ("normal", 0)]
     rows += [("hard", int(p)) for p in args.processes.split(",")]
     for level, processes in rows:
@@ -166,6 +182,7 @@ async def main() -> None:
             f"{name:<12}{r['moves']:>6}{r['seconds']:>8.2f}{r['max_stall_ms']:>9.1f}ms"
             f"{r['p99_stall_ms']:>6.1f}ms{r['median_stall_ms']:>6.1f}ms"
             f"{r['group_calls_per_move']:>12.2f}"
+            + (f"{r['worker_mb']:>11.0f}" if r["worker_mb"] else "")
         )
 
 
