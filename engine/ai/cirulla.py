@@ -394,7 +394,13 @@ def exposure(s: Seen, table: list[str]) -> float:
     best = _best_captures(tuple(table), s.matta, s.matta_value, s.worth_key)
     if s.next_values is not None:  # shown by a knock
         return _expected_best(best, s.next_values, held, held)
-    return _expected_best(best, tuple(s.values), unseen, held)
+    return _expected_best(best, _counts(s.values), unseen, held)
+
+
+def _counts(values: list[int] | bytes) -> tuple[int, ...] | bytes:
+    """Counts by value as a cache key: the lookaheads' (``_fast_choice``) are bytes already,
+    a third of a tuple's size in the caches; a view's list becomes a tuple."""
+    return values if type(values) is bytes else tuple(values)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -482,7 +488,7 @@ def follow_up(s: Seen, table: list[str], hand: list[str]) -> float:
     if s.next_values is not None:  # shown by a knock
         counts, unseen = s.next_values, held
     else:
-        counts, unseen = tuple(s.values), s.unseen
+        counts, unseen = _counts(s.values), s.unseen
     matta, mv = s.matta, s.matta_value
     mine = tuple(sorted(mv if c == matta else VALUE[c] for c in hand))
     return _follow_up(tuple(table), mine, counts, unseen, held, matta, mv, s.worth_key)
@@ -566,7 +572,12 @@ def _take_backs(table: tuple[str, ...], matta: str, mv: int, key: tuple) -> tupl
     0)."""
     if not table:
         return NOTHING
-    best = _best_captures(table, matta, mv, key)
+    return _keep_deducted(_best_captures(table, matta, mv, key))
+
+
+@lru_cache(maxsize=1 << 16)
+def _keep_deducted(best: tuple[float, ...]) -> tuple[float, ...]:
+    """``best`` with an ace's keep deducted from the ace's capture; one tuple for equal ones."""
     return (best[0], best[1] - ACE_KEEP, *best[2:])
 
 
@@ -575,7 +586,7 @@ LAID = {VALUE[c]: c for c in PACK_40 if c[1] == "C"}
 NOTHING = (0.0,) * 11
 
 
-@lru_cache(maxsize=1 << 16)
+# Not cached: only ``_reply_tables`` (cached) asks, for tables it has not seen.
 def _best_left(
     table: tuple[str, ...], matta: str, matta_value: int, worth_key: tuple
 ) -> tuple[tuple[str, ...], ...]:
@@ -834,8 +845,10 @@ def _mask_worth_key(mine: int, theirs: int, grande_points: int) -> tuple:
 # or, in the bot, whichever update it falls on (``bench/gc_pauses.py``).
 _CHOICES: dict[bytes, int] = {}
 CHOICES_MAX = 1 << 18
-# The unseen cards by value (index 0 unused), by the bit mask of the unseen cards.
+# The unseen cards by value (index 0 unused), by the bit mask of the unseen cards. Cleared past
+# ``UNSEEN_MAX``: 2**18 entries held 9 MB more than 2**16, for no speed.
 _UNSEEN: dict[int, bytes] = {}
+UNSEEN_MAX = 1 << 16
 # The policies of ``_fast_choice`` by a small number, for its keys.
 _POLICY_NUMBERS: dict[Callable[..., str], int] = {}
 
@@ -848,7 +861,7 @@ def _unseen_counts(mask: int) -> tuple[bytes, int]:
         for c in range(40):
             if mask >> c & 1:
                 counts[VALUES[c]] += 1
-        if len(_UNSEEN) >= CHOICES_MAX:
+        if len(_UNSEEN) >= UNSEEN_MAX:
             _UNSEEN.clear()
         found = _UNSEEN[mask] = bytes(counts)
     return found, mask.bit_count()
