@@ -15,10 +15,11 @@ with more than one core it does not take the bot's core either (``bench/computer
   generator, a copy of the game): the choice is the one a thread would make.
 - The budget counts from the moment the move is asked for, as in a thread: a decision that
   waited for a busy worker (several tables' computers thinking at once) thinks for what is
-  left of it, so that a computer's move is never later than the budget says, only made on
-  fewer sampled deals (at least one), as on a loaded machine.
+  left of it (on fewer sampled deals, at least one, as on a loaded machine), rather than
+  making its table wait for the others' searches on top of its own.
 - A worker that dies (killed by the system, out of memory) costs no move: the decision is
-  made again in a thread, and the next one starts new workers.
+  made again in a thread, and the next one starts new workers. Where no process can start at
+  all, the computers think in threads from then on.
 """
 
 from __future__ import annotations
@@ -97,18 +98,33 @@ class Thinking:
         """``engine.ai.choose``'s action, thought in a worker process (or thread)."""
         args = (time.monotonic(), view, list(legal), level, rng, budget_ms, game)
         if self.processes:
-            loop = asyncio.get_running_loop()
+            pool = self._pool
             try:
-                return await loop.run_in_executor(self._executor(), think, *args)
-            except BrokenProcessPool:
-                log.warning("a computer players' process died: new ones start at the next move")
-                self._drop()
+                pool = self._executor()
+                future = asyncio.get_running_loop().run_in_executor(pool, think, *args)
+            except BrokenProcessPool:  # a worker died while the pool was idle
+                self._broken(pool)
+            except OSError as error:  # no process can start here (a sandbox, no semaphores)
+                log.warning("computer players cannot think in processes here (%s): threads", error)
+                self.processes = 0
+                self._pool = None
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
+            else:
+                try:
+                    return await future
+                except BrokenProcessPool:  # a worker died during this decision
+                    self._broken(pool)
         return await asyncio.to_thread(think, *args)
 
-    def _drop(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+    def _broken(self, pool: ProcessPoolExecutor | None) -> None:
+        """Let ``pool`` go, once (decisions in flight on it each find it broken): the next
+        decision starts new workers."""
+        if pool is None or pool is not self._pool:
+            return
+        log.warning("a computer players' process died: new ones start at the next move")
+        self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
         """Stop the workers (at shut-down), once their decisions in progress are over."""

@@ -95,6 +95,33 @@ async def test_a_worker_killed_mid_game_costs_no_move(bot, make_table, caplog):
     assert workers(bot)
 
 
+async def test_where_no_process_can_start_the_computers_think_in_threads(monkeypatch, caplog):
+    class NoProcesses:
+        """A pool whose workers cannot start, as in a sandbox without semaphores."""
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def submit(self, *args, **kwargs):
+            raise OSError(38, "Function not implemented")
+
+        def shutdown(self, wait=True, *, cancel_futures=False):
+            pass
+
+    monkeypatch.setattr(thinking, "ProcessPoolExecutor", NoProcesses)
+    g = engine.new_game("briscola", 2, seed=3)
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    brain = thinking.Thinking(1)
+    with caplog.at_level(logging.WARNING, logger="bot.computers.thinking"):
+        first = await brain.choose(g.view(seat), legal, "hard", random.Random(1), 10, g.copy())
+        second = await brain.choose(g.view(seat), legal, "hard", random.Random(1), 10, g.copy())
+    assert first in legal and second in legal
+    # Said once; from then on, threads.
+    assert len(caplog.records) == 1 and "threads" in caplog.records[0].getMessage()
+    assert brain.processes == 0
+
+
 def test_the_budget_counts_from_the_moment_the_move_was_asked(monkeypatch):
     budgets = []
 
