@@ -6,19 +6,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-import pytest
 from telegram import Update
 
 from bot.computers import players as computers
 from bot.games import offered_kinds
 from tests.bot.conftest import Table, t
-
-
-@pytest.fixture(autouse=True)
-def quick_computers(monkeypatch):
-    """No pause before a computer move and a short search, so that tests run fast."""
-    monkeypatch.setenv("COMPUTER_PAUSE", "0")
-    monkeypatch.setenv("COMPUTER_BUDGET_MS", "10")
 
 
 async def settle(bot) -> None:

@@ -21,13 +21,6 @@ from tests.bot.computers.test_computers import add_label, open_lobby, play_human
 from tests.bot.conftest import t
 
 
-@pytest.fixture(autouse=True)
-def quick_computers(monkeypatch):
-    """No pause before a computer move and a short search, so that tests run fast."""
-    monkeypatch.setenv("COMPUTER_PAUSE", "0")
-    monkeypatch.setenv("COMPUTER_BUDGET_MS", "10")
-
-
 def workers(bot) -> dict:
     """The worker processes of the running bot's hard computer players, by process id."""
     pool = bot.app.bot_data["computers"].thinking._pool
@@ -43,17 +36,20 @@ async def start_against_hard(table, command: str) -> None:
     await settle(table.bot)
 
 
-async def test_a_hard_computer_thinks_in_a_process_of_its_own_through_a_whole_game(bot, make_table):
+async def test_a_hard_computer_thinks_in_a_process_of_its_own_through_a_whole_game(
+    bot, make_table, caplog
+):
     table = make_table(1)
-    await start_against_hard(table, "/nuova cirulla 2")
-
-    await play_humans_to_end(table, random.Random(5), limit=400)
+    with caplog.at_level(logging.WARNING, logger="bot.computers.thinking"):
+        await start_against_hard(table, "/nuova cirulla 2")
+        await play_humans_to_end(table, random.Random(5), limit=400)
 
     row = await bot.svc.storage.get_game(table.game_id)
     assert row.status == "over"
     found = workers(bot)
     assert found and os.getpid() not in found
     assert all(process.is_alive() for process in found.values())
+    assert not caplog.records  # no decision fell back to a thread
 
 
 async def test_with_no_processes_a_hard_computer_thinks_in_a_thread(bot, make_table, monkeypatch):
