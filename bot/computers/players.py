@@ -86,6 +86,8 @@ class Computers:
         key = (live.game_id, game.move_number)
         if key in self._pending:
             return  # already scheduled (a reload while it waits)
+        if seat_row.computer in SEARCHING_LEVELS:
+            self.thinking.warm()  # its worker starts during the pause, not in its budget
         self._pending.add(key)
         task = asyncio.get_running_loop().create_task(
             self._play(live.game_id, seat, game.move_number, seat_row.computer)

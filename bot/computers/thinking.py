@@ -18,8 +18,9 @@ with more than one core it does not take the bot's core either (``bench/computer
   left of it (on fewer sampled deals, at least one, as on a loaded machine), rather than
   making its table wait for the others' searches on top of its own.
 - A worker that dies (killed by the system, out of memory) costs no move: the decision is
-  made again in a thread, and the next one starts new workers. Where no process can start at
-  all, the computers think in threads from then on.
+  made again in a thread, and the next one starts new workers. Where workers cannot start (no
+  process at all, or one that stops before its first decision), the computers think in
+  threads from then on, with one warning.
 """
 
 from __future__ import annotations
@@ -75,9 +76,11 @@ class Thinking:
     def __init__(self, processes: int) -> None:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self._served = False  # whether the pool has made a decision
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            self._served = False
             # Spawned, not forked: a fork of the bot would copy its threads' locks mid-use.
             self._pool = ProcessPoolExecutor(
                 self.processes,
@@ -105,24 +108,46 @@ class Thinking:
             except BrokenProcessPool:  # a worker died while the pool was idle
                 self._broken(pool)
             except OSError as error:  # no process can start here (a sandbox, no semaphores)
-                log.warning("computer players cannot think in processes here (%s): threads", error)
-                self.processes = 0
-                self._pool = None
-                if pool is not None:
-                    pool.shutdown(wait=False, cancel_futures=True)
+                self._cannot_start(error)
             else:
                 try:
-                    return await future
+                    code = await future
                 except BrokenProcessPool:  # a worker died during this decision
                     self._broken(pool)
+                else:
+                    if pool is self._pool:
+                        self._served = True
+                    return code
         return await asyncio.to_thread(think, *args)
+
+    def warm(self) -> None:
+        """Start a worker now, ahead of a decision (during the computer's pause), so that the
+        decision's budget is not spent on its start (about 0.2 s)."""
+        if not self.processes or self._pool is not None:
+            return
+        try:
+            self._executor().submit(engine.ai.load_all)
+        except OSError as error:
+            self._cannot_start(error)
+
+    def _cannot_start(self, error: OSError) -> None:
+        log.warning("computer players cannot think in processes here (%s): threads", error)
+        self.processes = 0
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _broken(self, pool: ProcessPoolExecutor | None) -> None:
         """Let ``pool`` go, once (decisions in flight on it each find it broken): the next
-        decision starts new workers."""
+        decision starts new workers; or, when it broke before its first decision (its workers
+        cannot start), threads from then on."""
         if pool is None or pool is not self._pool:
             return
-        log.warning("a computer players' process died: new ones start at the next move")
+        if self._served:
+            log.warning("a computer players' process died: new ones start at the next move")
+        else:
+            log.warning("computer players' processes stop as they start: threads from now on")
+            self.processes = 0
         self._pool = None
         pool.shutdown(wait=False, cancel_futures=True)
 

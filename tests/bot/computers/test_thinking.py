@@ -8,6 +8,7 @@ import logging
 import os
 import random
 import signal
+import sys
 import time
 
 import pydantic
@@ -116,6 +117,39 @@ async def test_where_no_process_can_start_the_computers_think_in_threads(monkeyp
     # Said once; from then on, threads.
     assert len(caplog.records) == 1 and "threads" in caplog.records[0].getMessage()
     assert brain.processes == 0
+
+
+async def test_workers_that_stop_as_they_start_leave_the_computers_to_threads(monkeypatch, caplog):
+    real = thinking.ProcessPoolExecutor
+
+    def stopping(*args, **kwargs):
+        """A pool whose workers stop before their first decision (a broken installation)."""
+        return real(*args, **{**kwargs, "initializer": sys.exit})
+
+    monkeypatch.setattr(thinking, "ProcessPoolExecutor", stopping)
+    g = engine.new_game("briscola", 2, seed=4)
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    brain = thinking.Thinking(1)
+    with caplog.at_level(logging.WARNING, logger="bot.computers.thinking"):
+        for _ in range(2):
+            code = await brain.choose(g.view(seat), legal, "hard", random.Random(1), 10, g.copy())
+            assert code in legal
+    # Said once, not a process started and lost at every move.
+    assert [r.getMessage() for r in caplog.records] == [
+        "computer players' processes stop as they start: threads from now on"
+    ]
+    assert brain.processes == 0
+    await brain.close()
+
+
+async def test_a_worker_starts_during_the_computer_s_pause():
+    brain = thinking.Thinking(1)
+    brain.warm()
+    try:
+        assert brain._pool is not None and brain._pool._processes
+    finally:
+        await brain.close()
 
 
 def test_the_budget_counts_from_the_moment_the_move_was_asked(monkeypatch):
