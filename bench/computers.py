@@ -59,7 +59,7 @@ def worker_rss(pid: int) -> float:
     return 0.0
 
 
-async def one_game(
+async def play_tables(
     level: str,
     latency: float,
     pause: float,
@@ -174,7 +174,7 @@ async def main() -> None:
     rows = [("easy", 0), ("normal", 0)]
     rows += [("hard", int(p)) for p in args.processes.split(",")]
     for level, processes in rows:
-        r = await one_game(
+        r = await play_tables(
             level, args.latency / 1000, args.pause, args.budget, args.kind, args.tables, processes
         )
         name = level if level != "hard" else f"hard {processes}p" if processes else "hard thr"

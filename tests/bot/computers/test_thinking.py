@@ -92,6 +92,19 @@ async def test_a_worker_killed_mid_game_costs_no_move(bot, make_table, caplog):
     assert workers(bot)
 
 
+async def decide_twice(brain: thinking.Thinking, seed: int) -> tuple[list[str], list[str]]:
+    """Two hard decisions of ``brain`` on the first position of a two-player Briscola; the
+    choices and the legal actions."""
+    g = engine.new_game("briscola", 2, seed=seed)
+    seat = g.current_seat
+    legal = g.legal_actions(seat)
+    codes = [
+        await brain.choose(g.view(seat), legal, "hard", random.Random(1), 10, g.copy())
+        for _ in range(2)
+    ]
+    return codes, legal
+
+
 async def test_where_no_process_can_start_the_computers_think_in_threads(monkeypatch, caplog):
     class NoProcesses:
         """A pool whose workers cannot start, as in a sandbox without semaphores."""
@@ -106,14 +119,10 @@ async def test_where_no_process_can_start_the_computers_think_in_threads(monkeyp
             pass
 
     monkeypatch.setattr(thinking, "ProcessPoolExecutor", NoProcesses)
-    g = engine.new_game("briscola", 2, seed=3)
-    seat = g.current_seat
-    legal = g.legal_actions(seat)
     brain = thinking.Thinking(1)
     with caplog.at_level(logging.WARNING, logger="bot.computers.thinking"):
-        first = await brain.choose(g.view(seat), legal, "hard", random.Random(1), 10, g.copy())
-        second = await brain.choose(g.view(seat), legal, "hard", random.Random(1), 10, g.copy())
-    assert first in legal and second in legal
+        codes, legal = await decide_twice(brain, seed=3)
+    assert codes[0] in legal and codes[1] in legal
     # Said once; from then on, threads.
     assert len(caplog.records) == 1 and "threads" in caplog.records[0].getMessage()
     assert brain.processes == 0
@@ -127,14 +136,10 @@ async def test_workers_that_stop_as_they_start_leave_the_computers_to_threads(mo
         return real(*args, **{**kwargs, "initializer": sys.exit})
 
     monkeypatch.setattr(thinking, "ProcessPoolExecutor", stopping)
-    g = engine.new_game("briscola", 2, seed=4)
-    seat = g.current_seat
-    legal = g.legal_actions(seat)
     brain = thinking.Thinking(1)
     with caplog.at_level(logging.WARNING, logger="bot.computers.thinking"):
-        for _ in range(2):
-            code = await brain.choose(g.view(seat), legal, "hard", random.Random(1), 10, g.copy())
-            assert code in legal
+        codes, legal = await decide_twice(brain, seed=4)
+    assert all(code in legal for code in codes)
     # Said once, not a process started and lost at every move.
     assert [r.getMessage() for r in caplog.records] == [
         "computer players' processes stop as they start: threads from now on"
