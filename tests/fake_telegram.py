@@ -2571,11 +2571,19 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (or was killed) while its long poll waited
 
+    def _readable(self, timeout: float) -> bool:
+        """Whether the connection has something to read, or was closed, within ``timeout``
+        seconds. By poll, not select, which refuses a descriptor past 1,023: a test that holds a
+        thousand sockets of its own (``test_crowded_ports``) made the fake fail the bot's
+        requests on new connections then."""
+        poller = select.poll()
+        poller.register(self.connection, select.POLLIN)
+        return bool(poller.poll(timeout * 1000))
+
     def _client_gone(self) -> bool:
         """Whether the client closed its end (readable with nothing to read)."""
         try:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+            return self._readable(0) and self.connection.recv(1, socket.MSG_PEEK) == b""
         except OSError:
             return True
 
@@ -2583,8 +2591,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Answer nothing until the client gives up, the server closes, or hang_limit passes."""
         deadline = time.monotonic() + self.hang_limit
         while not self.closing.is_set() and time.monotonic() < deadline:
-            readable, _, _ = select.select([self.connection], [], [], 0.05)
-            if readable:
+            if self._readable(0.05):
                 try:
                     if not self.connection.recv(1024):
                         break  # the client closed the connection
