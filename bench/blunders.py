@@ -15,12 +15,17 @@ versions on the same positions, not a count of errors a perfect player would avo
   a copy of the game on.
 - Cirulla, two players: positions of the last two turns of a deal (at most six cards in the
   stock); the last turn is searched exactly by both levels already.
+- Belòta, four players (``--belota-players`` 2 or 3 for the game each for himself): card plays
+  with at most ``--belota-tricks`` cards in the hand (4: some 20 ms a position to search with
+  four players, 5 takes seconds); the points are the side's margin over the best other side,
+  every seat then playing its side's best. Both levels search the last tricks themselves
+  when few deals agree with what they know (normal the last 3, hard the last 2).
 
 Prints, per game and level: positions, blunders (% ±), the points lost per position against the
 best action (± 95%), and the p50/p95 of the decision time.
 
     python bench/blunders.py [--positions 1000] [--kind briscola] [--level hard] [--samples 60]
-                             [--budget-ms 250] [--jobs 2]
+                             [--budget-ms 250] [--jobs 2] [--belota-players 4]
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from bench.ai import add_level_options, workers
+from engine.ai import belota as bel
 from engine.ai import briscola as bris
 from engine.ai import choose
 from engine.ai import cirulla as cir
@@ -110,11 +116,32 @@ def cirulla_margins(g: engine.Game, view: dict, legal: list[str]) -> dict[str, f
     return margins
 
 
+def belota_margins(g: engine.Game, view: dict, legal: list[str]) -> dict[str, float]:
+    """Each card's margin to the end of the hand for the seat's side, every card known."""
+    seat = view["seat"]
+    return {code: margin_of(bel._search(g.copy(), seat, code)) for code in legal}
+
+
+MODULES = {"belota": bel, "briscola": bris, "cirulla": cir}
+MARGINS = {"belota": belota_margins, "cirulla": cirulla_margins}
+
+
+def searched(kind: str, view: dict, legal: list[str], depth: int) -> bool:
+    """Whether a position is one the benchmark counts: a choice, late enough in the deal
+    (``depth``: the stock's size, or with Belòta the cards in the hand)."""
+    if len(legal) < 2:
+        return False
+    if kind == "belota":
+        return view["phase"] == "playing" and len(view["hand"]) <= depth and "declare" not in legal
+    size = view["stock"] if kind == "briscola" else view["stock_size"]
+    return size <= depth and "knock" not in legal
+
+
 def positions(args: tuple) -> list[tuple[float, float, float]]:
     """The positions of one seeded deal of normal players: for each, the points the level's
     action loses against the best, whether that is a blunder, and the decision time."""
-    kind, seed, level, samples, budget_ms, stock = args
-    g = engine.new_game(kind, 2, seed=seed)
+    kind, players, seed, level, samples, budget_ms, depth = args
+    g = engine.new_game(kind, players, seed=seed)
     rng = random.Random(seed)
     found = []
     deal = g.deal_number
@@ -122,20 +149,18 @@ def positions(args: tuple) -> list[tuple[float, float, float]]:
         seat = g.current_seat
         legal = g.legal_actions(seat)
         view = g.view(seat)
-        size = view["stock"] if kind == "briscola" else view["stock_size"]
-        if len(legal) > 1 and size <= stock and "knock" not in legal:
+        if searched(kind, view, legal, depth):
             start = time.perf_counter()
             if level == "hard" and samples:
-                module = bris if kind == "briscola" else cir
                 r = random.Random(seed * 31 + len(found))
-                code = module.hard(view, legal, r, samples=samples, game=g)
+                code = MODULES[kind].hard(view, legal, r, samples=samples, game=g)
             else:
                 code = choose(view, legal, level, random.Random(seed), budget_ms, game=g)
             spent = time.perf_counter() - start
             if kind == "briscola":
                 margins = briscola_margins(g, view)
             else:
-                margins = cirulla_margins(g, view, legal)
+                margins = MARGINS[kind](g, view, legal)
             best = max(margins.values())
             lost = best - margins[code]
             found.append((lost, float(lost > 0), spent))
@@ -143,13 +168,15 @@ def positions(args: tuple) -> list[tuple[float, float, float]]:
     return found
 
 
-def bench(kind: str, level: str, count: int, samples, budget_ms, stock: int, imap) -> None:
+def bench(
+    kind: str, players: int, level: str, count: int, samples, budget_ms, depth: int, imap
+) -> None:
     """Collect ``count`` positions of ``kind`` and print the level's blunders on them."""
     start = time.perf_counter()
     found: list[tuple[float, float, float]] = []
     seed = 20_000
     while len(found) < count:
-        jobs = [(kind, seed + k, level, samples, budget_ms, stock) for k in range(20)]
+        jobs = [(kind, players, seed + k, level, samples, budget_ms, depth) for k in range(20)]
         seed += 20
         for part in imap(positions, jobs):
             found += part
@@ -161,7 +188,7 @@ def bench(kind: str, level: str, count: int, samples, budget_ms, stock: int, ima
     half = lambda xs: 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))  # noqa: E731
     how = f"{samples} samples" if samples and level == "hard" else f"{budget_ms} ms"
     print(
-        f"{kind:<9} {level:>6} ({how}): {n} positions  blunders {sum(bad):4.0f} "
+        f"{kind:<9} {players}p {level:>6} ({how}): {n} positions  blunders {sum(bad):4.0f} "
         f"({statistics.fmean(bad):5.1%} ±{half(bad) * 100:4.1f})  points lost a position "
         f"{statistics.fmean(lost):.3f} ±{half(lost):.3f}  ms p50 {spent[n // 2] * 1000:.0f} "
         f"p95 {spent[int(0.95 * n)] * 1000:.0f}  ({time.perf_counter() - start:.0f}s)",
@@ -173,18 +200,30 @@ def main() -> None:
     """Count the blunders of each level asked for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=1000, help="positions per game")
-    parser.add_argument("--kind", choices=("briscola", "cirulla"))
+    parser.add_argument("--kind", choices=("briscola", "cirulla", "belota"))
     parser.add_argument("--level", choices=("normal", "hard"), action="append")
     parser.add_argument("--briscola-stock", type=int, default=12, help="positions' stock")
+    parser.add_argument("--belota-tricks", type=int, default=4, help="positions' cards in hand")
+    parser.add_argument("--belota-players", type=int, default=4, choices=(2, 3, 4))
     add_level_options(parser)
     args = parser.parse_args()
+    depths = {"briscola": args.briscola_stock, "cirulla": 6, "belota": args.belota_tricks}
     with workers(args.jobs, ordered=True) as imap:
-        for kind in ("briscola", "cirulla"):
+        for kind in ("briscola", "cirulla", "belota"):
             if args.kind not in (None, kind):
                 continue
-            stock = args.briscola_stock if kind == "briscola" else 6
+            players = args.belota_players if kind == "belota" else 2
             for level in args.level or ["normal", "hard"]:
-                bench(kind, level, args.positions, args.samples, args.budget_ms, stock, imap)
+                bench(
+                    kind,
+                    players,
+                    level,
+                    args.positions,
+                    args.samples,
+                    args.budget_ms,
+                    depths[kind],
+                    imap,
+                )
 
 
 if __name__ == "__main__":
