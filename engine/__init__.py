@@ -31,12 +31,14 @@ For search (the computer players), a game also offers, with no need to touch any
   as a named tuple in the engine's terms (cheaper than ``view``, for playouts); Cirulla's
   ``g.fast_sight(seat)``, the same in card numbers and bit masks with the cards hidden from the
   seat as one mask (``CirullaFastSight``: the cheapest, for a lookahead's every card); Belòta's
-  ``g.contract()``, the contract once bid; Belòta's ``g.deals(seat, limit)``, every deal of the
-  cards hidden from ``seat`` that agrees with all it knows, each as a game (empty when there
-  are more than ``limit``), for exact endings; and ``Belota.from_view(view, rng)``, the hand of
-  a seat's view rebuilt as a game (the hidden cards dealt as ``sample`` deals them), for a
-  player given only a view. What a Belòta seat knows is written once, in
-  ``engine.belota.knowledge``. The sights are read only: their lists may be the game's own.
+  ``g.contract()``, the contract once bid; Belòta's ``g.out_of_play()``, the cards everybody
+  sees that are in no hand (the bergère, a turned card left on the table: none with four
+  players); Belòta's ``g.deals(seat, limit)``, every deal of the cards hidden from ``seat``
+  that agrees with all it knows, each as a game (empty when there are more than ``limit``),
+  for exact endings; and ``Belota.from_view(view, rng)``, the hand of a seat's view rebuilt
+  as a game (the hidden cards dealt as ``sample`` deals them), for a player given only a
+  view. What a Belòta seat knows is written once, in ``engine.belota.knowledge``. The sights
+  are read only: their lists may be the game's own.
 - Seats: ``engine.cards.partner(seat)``, ``engine.cards.side_of(seat, players)``,
   ``engine.cards.next_seat(seat, players)``; ``g.side_of(seat)`` and ``g.sides``.
 - The rules of play as functions: ``engine.briscola.trick_winner(cards, trump)`` (index in the

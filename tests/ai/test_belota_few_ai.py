@@ -9,7 +9,9 @@ import pytest
 
 import engine
 from engine.ai import LEVELS, choose
-from engine.ai.belota_few import margin
+from engine.ai.belota import Table
+from engine.ai.belota_few import SAFE_CASH, Memory, _safe, choose_card, margin, table_from_view
+from engine.cards import PACK_32
 
 SETUPS = [
     (2, {}),
@@ -62,3 +64,48 @@ def test_a_seats_margin_is_over_the_best_other_player():
     """The players weigh a hand by their points less the best other player's."""
     assert margin([100, 40, 70], 0) == 30
     assert margin([100, 40, 70], 2) == -30
+
+
+@pytest.mark.parametrize(("players", "rules"), SETUPS)
+def test_the_normal_player_knows_the_cards_out_of_play_are_in_no_hand(players, rules):
+    """The bergère and a turned card left on the table are gone for the normal player: a card
+    they would beat is no threat to its own."""
+    for seed in range(3):
+        g = engine.new_game("belota", players, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while g.current_seat is not None and g.deals_scored < 1:
+            seat = g.current_seat
+            view = g.view(seat)
+            legal = g.legal_actions(seat)
+            if view["phase"] == "playing":
+                _, memory = table_from_view(view, legal)
+                out = {c for c in (view["bergere"], view["face_up"]) if c}
+                assert out == set(g.out_of_play())
+                assert out <= memory.gone
+            g.play(seat, choose(view, legal, "normal", rng, game=g))
+
+
+def likely_master_position(out_of_play: int) -> tuple[Table, Memory]:
+    """Two players, hearts trumps, the other seat the contract player, ours to lead with KS and
+    7D, two cards each left: the AS is unseen, with ``out_of_play`` other cards unseen (no
+    trump, no spade), the other seat holding two of the unseen cards."""
+    hand = ["KS", "7D"]
+    unseen = ["AS", *[c for c in PACK_32 if c[1] in "DC" and c != "7D"][:out_of_play]]
+    memory = Memory(0, "H", 2)
+    memory.gone.update(c for c in PACK_32 if c not in hand and c not in unseen)
+    table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+    return table, memory
+
+
+def test_a_side_card_master_in_all_likelihood_is_cashed():
+    """Leading, the normal player cashes a side card that holds the trick with the chance
+    ``SAFE_CASH`` (the cards unseen lie at random in the hands and out of play), and otherwise
+    leads its cheapest card."""
+    table, memory = likely_master_position(13)
+    # The AS is in none of the other seat's two cards of the fourteen unseen: 12/14.
+    assert _safe(table, memory, "KS", 2) == pytest.approx(12 / 14)
+    assert _safe(table, memory, "7D", 2) < 1
+    assert choose_card(table, memory) == "KS"
+    table, memory = likely_master_position(3)  # 2/4: the AS is as likely in its hand
+    assert _safe(table, memory, "KS", 2) < SAFE_CASH
+    assert choose_card(table, memory) == "7D"
