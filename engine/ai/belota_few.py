@@ -8,13 +8,14 @@ counted on the six cards of the bidding and the turned card (or without it when 
 table), against thresholds of its own (``TAKE``, ``NAME``) measured against the greedy player.
 
 Play: it declares whatever it holds (and takes the turned card for the trump 7 when that does
-not break a declaration); the contract player draws trumps while an opponent may hold one and
-he holds the master trump (or three trumps); everybody cashes the side cards that no opponent
-still to play can trump and that are masters, or masters in all likelihood (``SAFE_CASH``: with
-two players most of the unseen cards are out of play), takes a trick cheaply when it is worth
-it, and throws its least useful card otherwise. It remembers the cards played, the cards out of
-play that everybody sees (the bergère, a turned card left on the table), and who showed void
-in a suit (or could not beat a trump).
+not break a declaration); the contract player draws trumps while an opponent may hold one and he
+holds the master trump (or three trumps); everybody cashes the side cards that no opponent still
+to play can trump and that are masters, or masters in all likelihood (``SAFE_CASH``: with two
+players most of the unseen cards are out of play), otherwise leads, as a defender, a suit the
+contract player must trump (``TAP``), takes a trick cheaply when it is worth it, and throws its
+least useful card otherwise. It remembers the cards played, the cards out of play that everybody
+sees (the bergère, a turned card left on the table), and who showed void in a suit (or could not
+beat a trump).
 
 The hard player bids as the normal one; in the play it deals the unseen cards again
 (``game.sample``, or ``Belota.from_view`` given only the view), plays each candidate card out
@@ -70,6 +71,13 @@ UNDER = 0.5
 # valuing a trick taken by how likely its card holds it, from 0.4 for a card that will be
 # beaten to 0.9 for a master (three players, 6,000 triples: margin -0.35 +-0.21).
 SAFE_CASH = 0.7
+# A defender with no card to cash leads first a suit the contract player has shown void in,
+# while he may still hold a trump (he must trump it, or throw a card away). Against the normal
+# player that does not, on the same deals (10,000 pairs of two-player deals, 6,000 triples of
+# three-player ones, against the greedy player): margin +0.16 +-0.06 a deal with two players
+# (won +0.10% +-0.04 of the deals), +0.13 +-0.07 with three (won +0.08% +-0.06); leading such a
+# suit last instead lost -0.11 +-0.06 with three.
+TAP = True
 NORMAL_ENDING_TRICKS = 2
 NORMAL_ENDING_WORLDS = 8
 HARD_ENDING_TRICKS = 2
@@ -265,11 +273,18 @@ def _lead(
         return max(cash, key=lambda c: (points[c], strength[c]))
     side = [c for c in legal if c[1] != trump] or legal
 
+    # A defender leads first a suit the contract player has shown void in (while he may still
+    # hold a trump, with a trump suit): he must trump it or throw a card away (``TAP``).
+    declarer = t.declarer
+    taps: set[str] = set()
+    if TAP and declarer is not None and declarer != t.seat and trump not in voids[declarer]:
+        taps = voids[declarer]
+
     def risk(c: str) -> tuple[float, ...]:
         suit = c[1]
         count = sum(1 for d in t.hand if d[1] == suit)
         bare_ten = c[0] == "T" and t.unseen("A" + suit)
-        return (points[c] + (10 if bare_ten else 0), -count, strength[c])
+        return (suit not in taps, points[c] + (10 if bare_ten else 0), -count, strength[c])
 
     return min(side, key=risk)
 

@@ -109,3 +109,17 @@ def test_a_side_card_master_in_all_likelihood_is_cashed():
     table, memory = likely_master_position(3)  # 2/4: the AS is as likely in its hand
     assert _safe(table, memory, "KS", 2) < SAFE_CASH
     assert choose_card(table, memory) == "7D"
+
+
+def test_a_defender_leads_the_suit_the_contract_player_must_trump():
+    """Three players, hearts trumps, seat 1 the contract player and void in spades (a trump
+    still possible in his hand): seat 0, to lead with no master to cash, leads its spade
+    rather than its cheaper diamond; with no void shown, the diamond (``TAP``)."""
+    hand = ["8S", "7D"]
+    for void, led in ((True, "8S"), (False, "7D")):
+        memory = Memory(0, "H", 3)
+        memory.gone.update(["AC", "TC"])
+        if void:
+            memory.voids[1].add("S")
+        table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+        assert choose_card(table, memory) == led
