@@ -123,3 +123,17 @@ def test_a_defender_leads_the_suit_the_contract_player_must_trump():
             memory.voids[1].add("S")
         table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
         assert choose_card(table, memory) == led
+
+
+def test_the_contract_player_draws_trumps_only_while_an_opponent_likely_holds_one():
+    """Two players, hearts trumps, seat 0 the contract player with the master trump (JH) and
+    a diamond: it leads the JH while the last unseen trump (9H) is in the other hand with the
+    chance ``DRAW`` or more, and its diamond when the 9H is likelier out of play."""
+    hand = ["JH", "7D"]
+    for out_of_play, led in ((12, "7D"), (2, "JH")):
+        # The other seat holds two of the unseen cards: the 9H is in them with 2/14, or 2/4.
+        unseen = ["9H", *[c for c in PACK_32 if c[1] in "CS"][: out_of_play + 1]]
+        memory = Memory(0, "H", 2)
+        memory.gone.update(c for c in PACK_32 if c not in hand and c not in unseen)
+        table = Table(0, "H", hand, hand, [], 0, memory, 0, 0)  # type: ignore[arg-type]
+        assert choose_card(table, memory) == led
