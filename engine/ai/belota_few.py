@@ -8,9 +8,9 @@ counted on the six cards of the bidding and the turned card (or without it when 
 table), against thresholds of its own (``TAKE``, ``NAME``) measured against the greedy player.
 
 Play: it declares whatever it holds (and takes the turned card for the trump 7 when that does
-not break a declaration); the contract player draws trumps while an opponent holds one in all
-likelihood (``DRAW``) and he holds the master trump (or three trumps); everybody cashes the side
-cards that no opponent still to play can trump and that are masters, or masters in all
+not break a declaration); the contract player draws trumps while an opponent more likely than
+not holds one (``DRAW``) and he holds the master trump (or three trumps); everybody cashes the
+side cards that no opponent still to play can trump and that are masters, or masters in all
 likelihood (``SAFE_CASH``: with two players most of the unseen cards are out of play), otherwise
 leads, as a defender, a suit the contract player must trump (``TAP``), takes a trick cheaply
 when it is worth it, and throws its least useful card otherwise. It remembers the cards played,
