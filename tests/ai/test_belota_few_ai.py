@@ -137,3 +137,15 @@ def test_the_contract_player_draws_trumps_only_while_an_opponent_likely_holds_on
         memory.gone.update(c for c in PACK_32 if c not in hand and c not in unseen)
         table = Table(0, "H", hand, hand, [], 0, memory, 0, 0)  # type: ignore[arg-type]
         assert choose_card(table, memory) == led
+
+
+def test_with_two_players_a_master_ten_is_kept_for_a_trick_worth_it():
+    """Two players, hearts trumps, nine cards in hand, the other seat leading a spade: the
+    normal player, last to play, keeps its master ten of spades under a led seven (nothing to
+    take: it follows with the eight) and takes a led king with it (``KEEP``)."""
+    hand = ["TS", "8S", "7D", "8D", "9D", "7C", "8C", "9C", "QC"]
+    for led, played in (("7S", "8S"), ("KS", "TS")):
+        memory = Memory(1, "H", 2)
+        memory.gone.update(["AS", led])
+        table = Table(0, "H", hand, ["TS", "8S"], [led], 1, memory, 1, 1)  # type: ignore[arg-type]
+        assert choose_card(table, memory) == played
