@@ -123,7 +123,11 @@ def belota_margins(g: engine.Game, view: dict, legal: list[str]) -> dict[str, fl
 
 
 MODULES = {"belota": bel, "briscola": bris, "cirulla": cir}
-MARGINS = {"belota": belota_margins, "cirulla": cirulla_margins}
+MARGINS = {
+    "belota": belota_margins,
+    "briscola": lambda g, view, _legal: briscola_margins(g, view),
+    "cirulla": cirulla_margins,
+}
 
 
 def searched(kind: str, view: dict, legal: list[str], depth: int) -> bool:
@@ -157,10 +161,7 @@ def positions(args: tuple) -> list[tuple[float, float, float]]:
             else:
                 code = choose(view, legal, level, random.Random(seed), budget_ms, game=g)
             spent = time.perf_counter() - start
-            if kind == "briscola":
-                margins = briscola_margins(g, view)
-            else:
-                margins = MARGINS[kind](g, view, legal)
+            margins = MARGINS[kind](g, view, legal)
             best = max(margins.values())
             lost = best - margins[code]
             found.append((lost, float(lost > 0), spent))

@@ -273,25 +273,25 @@ def _lead(
     trump = t.trump
     voids = memory.voids
     mine = [c for c in legal if c[1] == trump]
-    opp_trumps = (
-        trump
+    held = len(others) * len(t.hand)  # the cards in the other hands
+    if (
+        t.declarer == t.seat
+        and mine
         and t.top[trump] >= 0
         and not all(trump in voids[p] for p in others)
-        and 1 - _none_held(t, memory, SUITS[trump], len(others) * len(t.hand)) >= DRAW
-    )
-    if opp_trumps and t.declarer == t.seat and mine:
+        and 1 - _none_held(t, memory, SUITS[trump], held) >= DRAW
+    ):
         top = max(mine, key=strength.__getitem__)
         if four._master(t, top):
             return top
         if len(mine) >= four.TAKER_TRUMPS:
             return min(mine, key=strength.__getitem__)
-    held = len(others) * len(t.hand)
     cash = [
         c
         for c in legal
         if c[1] != trump
-        and _safe(t, memory, c, held) >= SAFE_CASH
         and not _may_trump(t, memory, c[1], others)
+        and _safe(t, memory, c, held) >= SAFE_CASH
     ]
     if cash:
         return max(cash, key=lambda c: (points[c], strength[c]))
