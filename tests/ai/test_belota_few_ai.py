@@ -9,8 +9,18 @@ import pytest
 
 import engine
 from engine.ai import LEVELS, choose
-from engine.ai.belota import Table
-from engine.ai.belota_few import SAFE_CASH, Memory, _safe, choose_card, margin, table_from_view
+from engine.ai.belota import SENSA as FOUR_SENSA
+from engine.ai.belota import Table, sensa_strength
+from engine.ai.belota_few import (
+    SAFE_CASH,
+    SENSA,
+    Memory,
+    _safe,
+    choose_bid,
+    choose_card,
+    margin,
+    table_from_view,
+)
 from engine.cards import PACK_32
 
 SETUPS = [
@@ -149,3 +159,29 @@ def test_with_two_players_a_master_ten_is_kept_for_a_trick_worth_it():
         memory.gone.update(["AS", led])
         table = Table(0, "H", hand, ["TS", "8S"], [led], 1, memory, 1, 1)  # type: ignore[arg-type]
         assert choose_card(table, memory) == played
+
+
+def test_an_ace_whose_ten_is_unseen_is_cashed_after_the_other_masters():
+    """Three players, hearts trumps, seat 0 to lead with the AC (the TC unseen), the TS (the
+    AS played) and a small diamond: it cashes the ten and keeps the ace to catch the ten of
+    clubs (``CATCH``); with the ace its only master, it cashes the ace; with the TC played too,
+    the ace goes first, as the card worth most."""
+    for hand, gone, led in (
+        (["AC", "TS", "7D"], ["AS"], "TS"),
+        (["AC", "9S", "7D"], [], "AC"),
+        (["AC", "TS", "7D"], ["AS", "TC"], "AC"),
+    ):
+        memory = Memory(0, "H", 3)
+        memory.gone.update(gone)
+        table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+        assert choose_card(table, memory) == led
+
+
+def test_with_two_players_the_normal_player_goes_sensa_on_less():
+    """A hand of two aces and an ace with its ten (strength 11): sensa with two players
+    (``SENSA`` 9), where three and four players ask for 12; the turned suit otherwise."""
+    hand = ["AH", "AD", "AC", "TC", "8S", "7S"]
+    assert SENSA[2] <= sensa_strength(hand) < SENSA[3] == FOUR_SENSA
+    legal = ["take", "sensa", "pass"]
+    assert choose_bid(hand, "9S", legal, 2) == "sensa"
+    assert choose_bid(hand, "9S", legal, 3) != "sensa"
