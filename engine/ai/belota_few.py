@@ -14,8 +14,9 @@ not holds one (``DRAW``) and he holds the master trump (or three trumps); everyb
 side cards that no opponent still to play can trump and that are masters, or masters in all
 likelihood (``SAFE_CASH``: with two players most of the unseen cards are out of play), an ace
 whose ten is unseen last (``CATCH``); otherwise it leads, as a defender, a suit the contract
-player must trump (``TAP``); it takes a trick cheaply when it is worth it, and throws its least
-useful card otherwise. It remembers the cards played,
+player must trump (``TAP``), and its cheapest card (with two players, of its shortest suit:
+``SHORT``); it takes a trick cheaply when it is worth it, and throws its least useful card
+otherwise. It remembers the cards played,
 the cards out of play that everybody sees (the bergère, a turned card left on the table), and
 who showed void in a suit (or could not beat a trump).
 
@@ -110,6 +111,14 @@ TAP = True
 # cheapest master first (-1.03 +-0.36 with two players, -0.31 +-0.21 with three), keeping such
 # an ace when it is the only card to cash (-1.5, -1.6), and leading no master at all (-8, -5).
 CATCH = True
+# Leading a card to lose, among cards worth alike, the one of the shortest suit (the longest
+# before): void sooner, the player may trump that suit later. With two players, head to head
+# against the normal player that leads from the longest suit, 10,000 pairs of deals: margin
+# +1.13 +-0.35 a deal, won +0.62% +-0.43 of the deals (chosen on other deals, where it had
+# +1.15 +-0.56; the shortest suit first whatever the cards' worth gave as much, +1.20 +-0.63);
+# against the greedy player, the same deals, +0.08 +-0.32. With three players, -0.15 +-0.32
+# head to head: not there.
+SHORT = {2: True, 3: False}
 NORMAL_ENDING_TRICKS = 2
 NORMAL_ENDING_WORLDS = 8
 HARD_ENDING_TRICKS = 2
@@ -327,7 +336,8 @@ def _lead(
         suit = c[1]
         count = sum(1 for d in t.hand if d[1] == suit)
         bare_ten = c[0] == "T" and t.unseen("A" + suit)
-        return (suit not in taps, points[c] + (10 if bare_ten else 0), -count, strength[c])
+        length = count if SHORT[memory.n] else -count
+        return (suit not in taps, points[c] + (10 if bare_ten else 0), length, strength[c])
 
     return min(side, key=risk)
 

@@ -185,3 +185,14 @@ def test_with_two_players_the_normal_player_goes_sensa_on_less():
     legal = ["take", "sensa", "pass"]
     assert choose_bid(hand, "9S", legal, 2) == "sensa"
     assert choose_bid(hand, "9S", legal, 3) != "sensa"
+
+
+def test_with_two_players_a_card_to_lose_is_led_from_the_shortest_suit():
+    """Hearts trumps, seat 0 a defender to lead with no master: with two players it leads its
+    lone diamond (void sooner, it may trump diamonds later: ``SHORT``); with three, a card of
+    its longest suit, the spades."""
+    hand = ["7D", "7S", "8S"]
+    for players, led in ((2, "7D"), (3, "7S")):
+        memory = Memory(0, "H", players)
+        table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+        assert choose_card(table, memory) == led
