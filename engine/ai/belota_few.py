@@ -16,9 +16,9 @@ likelihood (``SAFE_CASH``: with two players most of the unseen cards are out of 
 whose ten is unseen last (``CATCH``); otherwise it leads, as a defender, a suit the contract
 player must trump (``TAP``), and its cheapest card (with two players, of its shortest suit:
 ``SHORT``); it takes a trick cheaply when it is worth it, and throws its least useful card
-otherwise. It remembers the cards played,
-the cards out of play that everybody sees (the bergère, a turned card left on the table), and
-who showed void in a suit (or could not beat a trump).
+otherwise. It remembers the cards played, the cards out of play that everybody sees (the
+bergère, a turned card left on the table), and who showed void in a suit (or could not beat a
+trump).
 
 The hard player bids as the normal one; in the play it deals the unseen cards again
 (``game.sample``, or ``Belota.from_view`` given only the view), plays each candidate card out
@@ -58,7 +58,7 @@ NAME = {2: 6.5, 3: 7.5}
 # the normal player at 12, 10,000 pairs of deals, margin +0.46 +-0.29 a deal, deals won alike
 # (-0.03% +-0.18); against the greedy player, the same deals, +0.62 +-0.31 (chosen on other
 # deals, where 7 gave +0.50 and +0.72, 8 +0.40 and +0.60, 6 -4.2 against greedy). With three,
-# 9 changed nothing (+0.03 +-0.27) and 7 or 8 lost (-0.65 +-0.40 head to head).
+# 9 changed nothing (-0.01 +-0.25 head to head) and 7 or 8 lost (-0.65 +-0.40).
 SENSA = {2: 9.0, 3: four.SENSA}
 # The worth of a card kept in hand (``belota._keep``) weighs this much; the chance to hold a
 # trick won last, with a master nobody after can trump, otherwise; what a card thrown under
@@ -116,8 +116,9 @@ CATCH = True
 # against the normal player that leads from the longest suit, 10,000 pairs of deals: margin
 # +1.13 +-0.35 a deal, won +0.62% +-0.43 of the deals (chosen on other deals, where it had
 # +1.15 +-0.56; the shortest suit first whatever the cards' worth gave as much, +1.20 +-0.63);
-# against the greedy player, the same deals, +0.08 +-0.32. With three players, -0.15 +-0.32
-# head to head: not there.
+# against the greedy player, the same deals, +0.08 +-0.32; against the hard player at 30
+# samples a decision, 1,200 pairs, +0.6 +-1.2. With three players, -0.15 +-0.32 head to head
+# (3,000 triples): not there.
 SHORT = {2: True, 3: False}
 NORMAL_ENDING_TRICKS = 2
 NORMAL_ENDING_WORLDS = 8
