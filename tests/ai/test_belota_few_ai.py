@@ -196,3 +196,22 @@ def test_with_two_players_a_card_to_lose_is_led_from_the_shortest_suit():
         memory = Memory(0, "H", players)
         table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
         assert choose_card(table, memory) == led
+
+
+def test_with_three_players_the_contract_player_keeps_a_lone_master_trump():
+    """Three players, hearts trumps, seat 0 the contract player with the master trump (JH), the
+    other trumps unseen in the two other hands: with the JH alone he leads his diamond and keeps
+    it (``DRAW_WITH``); with a second trump he draws with the JH; with two players he draws with
+    a lone JH too."""
+    for players, hand, led in (
+        (3, ["JH", "7D"], "7D"),
+        (3, ["JH", "7H", "7D"], "JH"),
+        (2, ["JH", "7D"], "JH"),
+    ):
+        memory = Memory(0, "H", players)
+        if players == 2:  # the other hand holds two of four unseen cards, the 9H among them
+            memory.gone.update(
+                c for c in PACK_32 if c not in hand and c not in ("9H", "8C", "9C", "8S")
+            )
+        table = Table(0, "H", hand, hand, [], 0, memory, 0, 0)  # type: ignore[arg-type]
+        assert choose_card(table, memory) == led
