@@ -95,6 +95,12 @@ def test_the_normal_player_knows_the_cards_out_of_play_are_in_no_hand(players, r
             g.play(seat, choose(view, legal, "normal", rng, game=g))
 
 
+def to_lead(hand: list[str], memory: Memory, declarer: int = 1) -> Table:
+    """Seat 0 to lead with ``hand`` (every card of it legal), hearts trumps, ``declarer`` the
+    contract player."""
+    return Table(0, "H", hand, hand, [], 0, memory, declarer, declarer)  # type: ignore[arg-type]
+
+
 def likely_master_position(out_of_play: int) -> tuple[Table, Memory]:
     """Two players, hearts trumps, the other seat the contract player, ours to lead with KS and
     7D, two cards each left: the AS is unseen, with ``out_of_play`` other cards unseen (no
@@ -103,7 +109,7 @@ def likely_master_position(out_of_play: int) -> tuple[Table, Memory]:
     unseen = ["AS", *[c for c in PACK_32 if c[1] in "DC" and c != "7D"][:out_of_play]]
     memory = Memory(0, "H", 2)
     memory.gone.update(c for c in PACK_32 if c not in hand and c not in unseen)
-    table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+    table = to_lead(hand, memory)
     return table, memory
 
 
@@ -131,7 +137,7 @@ def test_a_defender_leads_the_suit_the_contract_player_must_trump():
         memory.gone.update(["AC", "TC"])
         if void:
             memory.voids[1].add("S")
-        table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+        table = to_lead(hand, memory)
         assert choose_card(table, memory) == led
 
 
@@ -145,7 +151,7 @@ def test_the_contract_player_draws_trumps_only_while_an_opponent_likely_holds_on
         unseen = ["9H", *[c for c in PACK_32 if c[1] in "CS"][: out_of_play + 1]]
         memory = Memory(0, "H", 2)
         memory.gone.update(c for c in PACK_32 if c not in hand and c not in unseen)
-        table = Table(0, "H", hand, hand, [], 0, memory, 0, 0)  # type: ignore[arg-type]
+        table = to_lead(hand, memory, declarer=0)
         assert choose_card(table, memory) == led
 
 
@@ -173,7 +179,7 @@ def test_an_ace_whose_ten_is_unseen_is_cashed_after_the_other_masters():
     ):
         memory = Memory(0, "H", 3)
         memory.gone.update(gone)
-        table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+        table = to_lead(hand, memory)
         assert choose_card(table, memory) == led
 
 
@@ -194,7 +200,7 @@ def test_with_two_players_a_card_to_lose_is_led_from_the_shortest_suit():
     hand = ["7D", "7S", "8S"]
     for players, led in ((2, "7D"), (3, "7S")):
         memory = Memory(0, "H", players)
-        table = Table(0, "H", hand, hand, [], 0, memory, 1, 1)  # type: ignore[arg-type]
+        table = to_lead(hand, memory)
         assert choose_card(table, memory) == led
 
 
@@ -213,5 +219,5 @@ def test_with_three_players_the_contract_player_keeps_a_lone_master_trump():
             memory.gone.update(
                 c for c in PACK_32 if c not in hand and c not in ("9H", "8C", "9C", "8S")
             )
-        table = Table(0, "H", hand, hand, [], 0, memory, 0, 0)  # type: ignore[arg-type]
+        table = to_lead(hand, memory, declarer=0)
         assert choose_card(table, memory) == led
