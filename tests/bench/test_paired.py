@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from bench.ai import paired_difference
+from bench.ai import bench_pairing, paired_difference
 
 
 def test_the_same_margins_differ_by_nothing_and_every_deal_counts_as_the_same() -> None:
@@ -28,3 +28,20 @@ def test_the_difference_is_taken_pair_by_pair_with_its_interval_from_the_pairs()
 def test_different_sets_of_deals_are_refused() -> None:
     with pytest.raises(ValueError):
         paired_difference([[1, 2]], [[1, 2], [3, 4]])
+
+
+def test_the_pairs_are_dealt_from_the_seed_given_so_a_change_can_be_checked_on_other_deals() -> (
+    None
+):
+    seen: list[int] = []
+
+    def record(_run, jobs):
+        for job in jobs:
+            seen.append(job[4])  # the pair's game seed
+            yield [1, -1], {}
+
+    bench_pairing("cirulla", 2, "hard", "normal", 6, 250, record, seed=60_000)
+    assert seen == [60_000, 60_001, 60_002]
+    seen.clear()
+    bench_pairing("cirulla", 2, "hard", "normal", 4, 250, record)
+    assert seen == [10_000, 10_001]  # the deals of every earlier figure
