@@ -38,7 +38,9 @@ normal at 60 sampled deals a decision, +4.7 +-2.7 points a deal (58.0% of deals 
 +2.9 +-2.0 (53.7%); at 250 ms a decision (``bench/ai.py``, 300 deals, a loaded machine: 61 ms of
 CPU time a decision at the median) +7.3 +-2.5 points a deal and 59.3% +-4.8 of deals won against
 normal (on 160 other deals: +5.2 +-3.4, 59.4% +-6.5), where it was measured before at +3.8
-+-1.9 and 52.5%.
++-1.9 and 52.5%. On 1,000 deals at 250 ms on a quiet machine: 60.1% +-2.7 of deals won and
++5.4 +-1.4 points a deal on the benchmark's usual deals, 57.9% +-2.8 and +6.7 +-1.5 on deals
+seeded from 60,000 (``bench/ai.py --seed``).
 Measured there and not kept: an information-set Monte Carlo tree search (one tree over the
 sampled deals, each seat's card chosen by upper confidence bounds, the normal rules and the exact
 ending below the tree; 180 iterations a decision, about the cost of 60 flat sampled deals) lost
