@@ -82,6 +82,7 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     move = game.move_number
     ui = ui_for(live.row.kind)
     events = game.play(seat, code)
+    pressed = len(events)
     plays = [(seat, code)]
     forced = forced_tail(game, ui.announced)
     for s, c in forced:
@@ -92,9 +93,14 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     if announced:
         # The result message shows how the deal ended (the last tricks, the last plays) and
         # says when the bot played the last cards itself.
-        shown = [e for e in events if e["type"] in ui.announced or e["type"] in ui.closing]
+        def told(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [e for e in batch if e["type"] in ui.announced or e["type"] in ui.closing]
+
+        shown = told(events)
         if forced:
-            shown.insert(0, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
+            # Said where the bot's plays begin: the press's own moves come before it.
+            at = len(told(events[:pressed]))
+            shown.insert(at, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
         # ``serial``: where the deal's own events end, so that the result can open with the
         # moves the table never showed however many results wait (``TableLog.unseen``).
         payload = {"events": shown, "view": game.view(None), "serial": live.serial}

@@ -412,8 +412,8 @@ def hand_alert(tr: Translator, live: LiveGame, seat: int, lang: str) -> str:
     return ctx.t("alert-hand", cards=ctx.cards(view["hand"]))
 
 
-# The bot's own event, first in a result message, when the bot played the deal's forced last
-# cards itself (``bot.table.play.forced_tail``).
+# The bot's own event in a result message, where its plays begin, when the bot played the deal's
+# forced last cards itself (``bot.table.play.forced_tail``).
 FORCED_EVENT = "forced_plays"
 
 

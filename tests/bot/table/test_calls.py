@@ -134,10 +134,13 @@ async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_messa
     assert all(p["message_id"] == table_id for _, p in calls)  # the first card, then the end
     result = calls[-1][1]["text"]
     assert t("deal-forced-plays") in result
-    # The trick the press completed and the last one, under the deal's title, before the count.
+    # Under the deal's title and before the count: the trick the press completed, then the
+    # bot's word that it played the rest, then the last trick (the one it played).
     assert result.count("Mano presa da") == 2
     lines = result.splitlines()
-    assert lines[0].startswith("🧮") and lines[1] == t("deal-forced-plays")
+    assert lines[0].startswith("🧮")
+    assert lines[1].startswith("Mano presa da") and lines[2] == t("deal-forced-plays")
+    assert lines[3].startswith("Mano presa da")
     last = table.fake.last_message(table.group)
     assert last.message_id == table_id and t("btn-rematch") in [x for x, _ in last.buttons]
     assert live.row.table_message_id is None  # no table left to edit
