@@ -160,6 +160,10 @@ class GameUI:
     # them together with that card, one edit instead of two (``bot.table.play.table_waits``).
     quiet: ClassVar[frozenset[str]] = frozenset()
 
+    def result_events(self, events: Sequence[Event]) -> list[Event]:
+        """The events a deal's result shows: the count and how the deal ended."""
+        return [e for e in events if e["type"] in self.announced or e["type"] in self.closing]
+
     def deal_name(self, ctx: Ctx, view: View) -> str | None:
         """The deal being played in this game's own word ("smazzata 2", "mano 3") for the
         table's title; None when the game is a single deal."""

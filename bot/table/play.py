@@ -93,13 +93,10 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     if announced:
         # The result message shows how the deal ended (the last tricks, the last plays) and
         # says when the bot played the last cards itself.
-        def told(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            return [e for e in batch if e["type"] in ui.announced or e["type"] in ui.closing]
-
-        shown = told(events)
+        shown = ui.result_events(events)
         if forced:
             # Said where the bot's plays begin: the press's own moves come before it.
-            at = len(told(events[:pressed]))
+            at = len(ui.result_events(events[:pressed]))
             shown.insert(at, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
         # ``serial``: where the deal's own events end, so that the result can open with the
         # moves the table never showed however many results wait (``TableLog.unseen``).

@@ -330,10 +330,9 @@ class WebTables:
             return
         ui = ui_for(live.row.kind)
         if any(e["type"] in ui.announced for e in events):
-            shown = [e for e in events if e["type"] in ui.announced or e["type"] in ui.closing]
             self.results[live.game_id] = {
                 "move": live.game.move_number,
-                "events": shown,
+                "events": ui.result_events(events),
                 "view": live.game.view(None),
             }
         self._drawn.pop(live.game_id, None)  # a change that left the move number (a cancel)
