@@ -37,9 +37,9 @@ strayed from less, and the lookaheads play its cards by that model; a deal that 
 is kept all the same with a small chance (``Fit.slack``) that grows with those strays.
 
 At the 250 ms default, 1,000 seat-swapped deals (``bench/ai.py``), the hard player wins about 62%
-of deals against the greedy player and 53-54% against the normal player, +1.3 to +1.4 points a
-deal. How each rule was measured, and every variant measured and not kept:
-``docs/ai/cirulla.md``.
+of deals against the greedy player and 53-54% against the normal player, +1.0 to +1.4 points a
+deal (about +1.2 over three sets of 1,000). How each rule was measured, and every variant
+measured and not kept: ``docs/ai/cirulla.md``.
 """
 
 from __future__ import annotations
