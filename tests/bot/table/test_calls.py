@@ -8,7 +8,6 @@ edits ..., never flood"); these tests name each way the bot keeps under one grou
 from __future__ import annotations
 
 import asyncio
-import copy
 import random
 
 import pytest
@@ -86,9 +85,10 @@ def test_a_choice_left_anywhere_in_the_deal_means_no_tail():
 
         def choice_ahead(g: engine.Game) -> bool:
             # The last lap of the deal, where some later play has a choice.
-            if g.view(None)["turn"] < g.view(None)["turns"] or max(g.view(None)["hand_sizes"]) > 1:
+            view = g.view(None)
+            if view["turn"] < view["turns"] or max(view["hand_sizes"]) > 1:
                 return False
-            trial = copy.deepcopy(g)
+            trial = g.copy()
             while not trial.is_over and max(trial.view(None)["hand_sizes"]) == 1:
                 legal = trial.legal_actions(trial.current_seat)
                 if len(legal) > 1:
