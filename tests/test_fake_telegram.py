@@ -53,9 +53,6 @@ from tests.fake_telegram import (
 )
 from tests.fake_telegram_markup import MarkupError, parse_html, parse_markdown_v2
 
-# PTB 22 warns that RetryAfter.retry_after will become a timedelta; not the fake's concern.
-pytestmark = pytest.mark.filterwarnings("ignore:.*retry_after.*:DeprecationWarning")
-
 
 @pytest.fixture
 def fake() -> FakeTelegram:
