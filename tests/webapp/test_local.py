@@ -107,9 +107,8 @@ async def tap_a_refused_card(page) -> bool:
     if not await refused.count():
         return False
     move = await page.get_attribute("#app", "data-move")
-    await tap_card(
-        refused.first, force=True
-    )  # aria-disabled: Playwright would wait  # aria-disabled: Playwright would wait for it
+    # aria-disabled: Playwright would wait for the card to be enabled.
+    await tap_card(refused.first, force=True)
     said = await page.text_content("#toast")
     assert said in REASONS, said
     assert await page.get_attribute("#app", "data-move") == move
