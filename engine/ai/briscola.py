@@ -41,7 +41,8 @@ normal (on 160 other deals: +5.2 +-3.4, 59.4% +-6.5), where it was measured befo
 +-1.9 and 52.5%. On 1,000 deals at 250 ms on a quiet machine: 60.1% +-2.7 of deals won and
 +5.4 +-1.4 points a deal on the benchmark's usual deals, 57.9% +-2.8 and +6.7 +-1.5 on deals
 seeded from 60,000 (``bench/ai.py --seed``), 57.0% +-2.8 and +5.1 +-1.6 on deals seeded from
-110,000: over the 3,000 deals about 58.3% +-1.6 won and +5.7 +-0.9 points a deal.
+110,000, 54.8% +-2.8 and +4.9 +-1.5 on deals seeded from 160,000: over the 4,000 deals about
+57.5% +-1.4 won (short of 58%) and +5.5 +-0.8 points a deal.
 Measured there and not kept: an information-set Monte Carlo tree search (one tree over the sampled
 deals, each seat's card chosen by upper confidence bounds, the normal rules and the exact ending
 below the tree; 180 iterations a decision, about the cost of 60 flat sampled deals) lost to normal,
