@@ -38,7 +38,7 @@ is kept all the same with a small chance (``Fit.slack``) that grows with those s
 
 At the 250 ms default, 1,000 seat-swapped deals (``bench/ai.py``), the hard player wins about 62%
 of deals against the greedy player and 53-54% against the normal player, +1.0 to +1.4 points a
-deal (about +1.2 over three sets of 1,000). How each rule was measured, and every variant
+deal (about +1.2 over four sets of 1,000). How each rule was measured, and every variant
 measured and not kept: ``docs/ai/cirulla.md``.
 """
 
