@@ -93,11 +93,11 @@ async def apply_action(svc: Services, live: LiveGame, seat: int, code: str) -> l
     if announced:
         # The result message shows how the deal ended (the last tricks, the last plays) and
         # says when the bot played the last cards itself.
-        shown = ui.result_events(events)
+        # The bot's word comes where its plays begin: after the press's own moves.
+        shown = ui.result_events(events[:pressed])
         if forced:
-            # Said where the bot's plays begin: the press's own moves come before it.
-            at = len(ui.result_events(events[:pressed]))
-            shown.insert(at, {"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
+            shown.append({"type": screens.FORCED_EVENT, "plays": [list(p) for p in forced]})
+        shown += ui.result_events(events[pressed:])
         # ``serial``: where the deal's own events end, so that the result can open with the
         # moves the table never showed however many results wait (``TableLog.unseen``).
         payload = {"events": shown, "view": game.view(None), "serial": live.serial}
