@@ -35,22 +35,35 @@ latest eight plays, a deal twenty times less likely for each one the normal rule
 have made, rather than four plays and five times) and leaves the normal card for a gain of one
 standard error rather than 1.96 (``CONFIDENCE_2``): on the same 300 seat-swapped deals against
 normal at 60 sampled deals a decision, +4.7 +-2.7 points a deal (58.0% of deals won), was
-+2.9 +-2.0 (53.7%); at 250 ms a decision (``bench/ai.py``, 300 deals, a loaded machine: 61 ms of
-CPU time a decision at the median) +7.3 +-2.5 points a deal and 59.3% +-4.8 of deals won against
-normal (on 160 other deals: +5.2 +-3.4, 59.4% +-6.5), where it was measured before at +3.8
-+-1.9 and 52.5%. On 1,000 deals at 250 ms on a quiet machine: 60.1% +-2.7 of deals won and
-+5.4 +-1.4 points a deal on the benchmark's usual deals, 57.9% +-2.8 and +6.7 +-1.5 on deals
-seeded from 60,000 (``bench/ai.py --seed``), 57.0% +-2.8 and +5.1 +-1.6 on deals seeded from
-110,000, 54.8% +-2.8 and +4.9 +-1.5 on deals seeded from 160,000: over the 4,000 deals about
-57.5% +-1.4 won (short of 58%) and +5.5 +-0.8 points a deal.
-Measured there and not kept: an information-set Monte Carlo tree search (one tree over the sampled
-deals, each seat's card chosen by upper confidence bounds, the normal rules and the exact ending
-below the tree; 180 iterations a decision, about the cost of 60 flat sampled deals) lost to normal,
--2.4 +-3.1 points a deal (46.7%): choosing the opponent's replies by the search throws away the
-normal rules' good model of the opponent, and the tree is shallow in the time. Not kept either:
++2.9 +-2.0 (53.7%). On 1,000 deals at 250 ms on a quiet machine that player won 60.1% +-2.7 of
+deals and +5.4 +-1.4 points a deal on the benchmark's usual deals, 57.9%, 57.0% and 54.8%
+(+-2.8; +6.7, +5.1, +4.9 points) on deals seeded from 60,000, 110,000 and 160,000
+(``bench/ai.py --seed``): about 57.5% +-1.4 and +5.5 +-0.8 over the 4,000.
+
+It read those plays, though, along one order of the opponent's draws picked at random (which of
+the cards it held it drew before each trick), and along a random order the real hand is nearly
+as surprising as any other late in the deal: from the eighth trick on, against a normal
+opponent, a random order made its latest eight plays all the normal rules' with its real hand in
+3% to 7% of the tries, with a hand dealt at random in 1% to 3% (30 deals); its plays of the last
+tricks, which the normal player searches exactly, counted as surprises too. Now, with two
+players, a deal is kept in proportion to the likelihood of all the opponent's plays of the deal
+with the hand it gives (``History.likelihood``: the sum over every order of its draws, each as
+likely, the positions met remembered so that the hands of one decision share the work; about 0.1
+ms a hand). Fewer deals are refused, too: 199 sampled deals a decision at the median at 250 ms,
+where it had 132. Against normal at 250 ms, the benchmark's usual 1,000 deals, each also played
+by the player before (``--earlier --paired``): 62.6% +-2.8 of deals won and +8.3 +-1.7 points a
+deal, where the player before won 54.9% and +4.2 in the same run; the difference, from the
+pairs, +4.1 +-1.8 points a deal, 7.7 more deals won in a hundred. On the deals seeded from
+160,000, where the player before won 54.8%: 61.0% +-2.8 won, +7.6 +-1.7 points a deal.
+
+Measured before that and not kept: an information-set Monte Carlo tree search (one tree over the
+sampled deals, each seat's card chosen by upper confidence bounds, the normal rules and the exact
+ending below the tree; 180 iterations a decision, about the cost of 60 flat sampled deals) lost to
+normal, -2.4 +-3.1 points a deal (46.7%): choosing the opponent's replies by the search throws away
+the normal rules' good model of the opponent, and the tree is shallow in the time. Not kept either:
 leaving the normal card for a gain of half a standard error rather than one (the same 600 deals at
-60 sampled deals a decision, the two hard players paired): -1.0 +-2.2 points a deal, 2.3 fewer deals
-won in a hundred.
+60 sampled deals a decision, the two hard players paired): -1.0 +-2.2 points a deal, 2.3 fewer
+deals won in a hundred.
 """
 
 from __future__ import annotations
@@ -523,13 +536,15 @@ LOG_SURPRISE = math.log(SURPRISE)
 RECENT = 4
 TRIES = 12
 # With two players the opponent's plays say more (one opponent, every card but the stock's
-# seen): a deal is this much less likely for each play the normal rules would not have made,
-# checked on its latest RECENT_2 plays, the likeliest of TRIES_2 deals kept when none is
-# accepted (a sampled deal costs 0.29 ms rather than 0.09: about a fifth fewer deals in the
-# time).
+# seen): each deal is kept in proportion to the likelihood of all the opponent's plays of the
+# deal (``History.likelihood``: RECENT_2 covers the deal's twenty tricks), a play the normal
+# rules would not have made counting SURPRISE_2; the likeliest of TRIES_2 deals is kept when
+# none is accepted.
 SURPRISE_2 = 0.05
-RECENT_2 = 8
+RECENT_2 = 20
 TRIES_2 = 30
+# Deals whose likelihood is read first, to find the likeliest hand to measure the others by.
+CALIBRATE = 16
 
 
 def _view_order(card: str) -> tuple[int, int]:
@@ -600,6 +615,59 @@ class History:
                 sizes,
             )
             mine.append((t, played[i], seen))
+        # Per opponent, its kept plays by trick; what ``likelihood`` found so far.
+        self._by_trick = {p: {play[0]: play for play in plays} for p, plays in self.plays.items()}
+        self._memo: dict[tuple[int, int, frozenset[str]], float] = {}
+
+    def likelihood(self, seat: int, hand: list[str]) -> float:
+        """Two players: the chance that ``seat``, playing by the normal rules, would have made its
+        plays of the deal (those this history keeps) had it held ``hand`` now: over every order
+        in which it may have drawn the cards it held, each as likely (the stock was shuffled),
+        each play the normal rules would not have made counting ``SURPRISE_2``. Its plays of the
+        last tricks, which the normal player searches exactly, are not read. Exact, where
+        ``surprises`` follows one order drawn at random; the positions met are remembered, so
+        that the many hands asked about in one decision share the work."""
+        plays = self.plays.get(seat)
+        if not plays:
+            return 1.0
+        return self._likelihood(seat, self.current_trick, frozenset(hand))
+
+    def _likelihood(self, seat: int, t: int, held: frozenset[str]) -> float:
+        """``likelihood`` from trick ``t`` back, ``held`` the cards in hand after it."""
+        key = (seat, t, held)
+        known = self._memo.get(key)
+        if known is not None:
+            return known
+        chance = 1.0
+        play = self._by_trick[seat].get(t)
+        if play is not None:
+            _, card, seen = play
+            held = held | {card}
+            if seen.stock > ENDGAME_STOCK:
+                hand_then = sorted(held, key=_view_order)
+                seen.hand = hand_then
+                seen.known = seen.gone.union(hand_then)
+                if seen.briscola:
+                    seen.known.add(seen.briscola)
+                if pick(seen) != card:
+                    chance = SURPRISE_2
+        if t <= self.plays[seat][-1][0]:
+            pass  # no older play kept: the cards held before say nothing more
+        elif 0 < t <= self.draw_tricks:
+            # Before this trick the seat drew one of the cards it held: the turned one at the
+            # last draw, any other one as likely.
+            if t == self.draw_tricks and seat == self.last_drawer:
+                chance *= self._likelihood(seat, t - 1, held - {self.turned})
+            else:
+                options = [c for c in held if c != self.turned]
+                total = 0.0
+                for c in options:
+                    total += self._likelihood(seat, t - 1, held - {c})
+                chance *= total / len(options)
+        else:
+            chance *= self._likelihood(seat, t - 1, held)
+        self._memo[key] = chance
+        return chance
 
     def surprises(self, seat: int, hand: list[str], rng: random.Random, limit: int = 99) -> int:
         """How many of ``seat``'s latest plays the normal rules would not have made, had it held
@@ -643,8 +711,6 @@ def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
     n = s.n
     two = s.n == 2
     history = History(view, s, RECENT_2 if two else RECENT)
-    tries = TRIES_2 if two else TRIES
-    log_surprise = math.log(SURPRISE_2) if two else LOG_SURPRISE
     unknown = [c for c in PACK_40 if s.unseen(c)]
     mate = partner(s.seat) if n == 4 else -1
     base_hands: list[list[str]] = [[] for _ in range(n)]
@@ -679,13 +745,16 @@ def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
         trick = list(s.trick)
         return Deal(n, s.trump, hands, stock, trick, s.leader, current, points[:], set(s.gone))
 
+    if two:
+        return _likely_sampler(deal, history, opponents[0]) if opponents else deal
+
     def sample(rng: random.Random) -> Deal:
         best, fewest = None, 99
-        for _ in range(tries):
+        for _ in range(TRIES):
             d = deal(rng)
             # Accepted with chance SURPRISE ** surprises: drawn first, so that the count can
             # stop as soon as the deal is sure to be refused.
-            limit = int(math.log(1.0 - rng.random()) / log_surprise)
+            limit = int(math.log(1.0 - rng.random()) / LOG_SURPRISE)
             surprises = 0
             for p in opponents:
                 surprises += history.surprises(p, d.hands[p], rng, limit - surprises)
@@ -695,6 +764,33 @@ def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
                 return d
             if surprises < fewest:
                 best, fewest = d, surprises
+        return best
+
+    return sample
+
+
+def _likely_sampler(
+    deal: Callable[[random.Random], Deal], history: History, seat: int
+) -> Callable[[random.Random], Deal]:
+    """Two players: deals drawn by ``deal`` kept in proportion to how likely the opponent
+    ``seat``'s plays are with the hand each gives it (``History.likelihood``, against the
+    likeliest hand met so far in this decision: the first ``CALIBRATE`` deals find one), the
+    likeliest of ``TRIES_2`` kept when none is."""
+    top = [0.0]
+
+    def sample(rng: random.Random) -> Deal:
+        if not top[0]:
+            for _ in range(CALIBRATE):
+                top[0] = max(top[0], history.likelihood(seat, deal(rng).hands[seat]))
+        best, best_chance = None, -1.0
+        for _ in range(TRIES_2):
+            d = deal(rng)
+            chance = history.likelihood(seat, d.hands[seat])
+            top[0] = max(top[0], chance)
+            if rng.random() * top[0] <= chance:
+                return d
+            if chance > best_chance:
+                best, best_chance = d, chance
         return best
 
     return sample

@@ -383,15 +383,21 @@ def test_the_playouts_end_exactly_once_two_cards_are_left_in_the_stock():
     assert ai.rollout_margin(deal.copy(), side) == expected
 
 
-def test_two_player_dealing_favours_hands_that_explain_the_opponents_plays():
-    """After seven tricks of normal play, the hard player's sampled deals give the opponent hands
-    with which the normal rules would have made more of its latest plays than with hands dealt
-    at random (the dealing reads the opponent's plays)."""
-    g = engine.new_game("briscola", 2, seed=2)
-    rng = random.Random(2)
-    for _ in range(15):
+def normal_position(seed: int, moves: int) -> engine.Game:
+    """A two-player deal after ``moves`` cards played by the normal rules."""
+    g = engine.new_game("briscola", 2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
         seat = g.current_seat
         g.play(seat, ai.normal(g.view(seat), g.legal_actions(seat), rng))
+    return g
+
+
+def test_two_player_dealing_favours_hands_that_explain_the_opponents_plays():
+    """After seven tricks of normal play, the hard player's sampled deals give the opponent hands
+    with which its plays are likelier under the normal rules than hands dealt at random, and the
+    opponent's real hand is likelier than a hand dealt at random (the dealing reads the plays)."""
+    g = normal_position(2, 15)
     seat = g.current_seat
     view = g.view(seat)
     seen = ai.seen_from_view(view)
@@ -399,11 +405,64 @@ def test_two_player_dealing_favours_hands_that_explain_the_opponents_plays():
     other = 1 - seat
     sample = ai.sampler(view, seen)
     unseen = [c for c in PACK_40 if seen.unseen(c)]
-
-    def surprises(hand: list[str]) -> int:
-        return history.surprises(other, hand, random.Random(0))
-
-    sampled = sum(surprises(sample(rng).hands[other]) for _ in range(200))
+    rng = random.Random(2)
     size = view["hand_sizes"][other]
-    dealt = sum(surprises(rng.sample(unseen, size)) for _ in range(200))
-    assert sampled < 0.5 * dealt
+    sampled = sum(history.likelihood(other, sample(rng).hands[other]) for _ in range(200))
+    dealt = sum(history.likelihood(other, rng.sample(unseen, size)) for _ in range(200))
+    assert sampled > 1.5 * dealt
+    assert history.likelihood(other, g.view(other)["hand"]) > dealt / 200
+
+
+def brute_likelihood(history: ai.History, seat: int, hand: list[str]) -> float:
+    """``History.likelihood`` by listing every order of draws, each with its chance."""
+    plays = {t: (card, seen) for t, card, seen in history.plays[seat]}
+    oldest = min(plays)
+    total = 0.0
+
+    def walk(t: int, held: list[str], chance: float) -> None:
+        nonlocal total
+        if t in plays:
+            card, seen = plays[t]
+            held = [*held, card]
+            if seen.stock > ai.ENDGAME_STOCK:
+                seen.hand = sorted(held, key=ai._view_order)
+                seen.known = seen.gone.union(held, [seen.briscola] if seen.briscola else [])
+                if ai.pick(seen) != card:
+                    chance *= ai.SURPRISE_2
+        if t <= oldest:
+            total += chance
+            return
+        if 0 < t <= history.draw_tricks:
+            if t == history.draw_tricks and seat == history.last_drawer:
+                walk(t - 1, [c for c in held if c != history.turned], chance)
+                return
+            options = [c for c in held if c != history.turned]
+            for c in options:
+                walk(t - 1, [d for d in held if d != c], chance / len(options))
+            return
+        walk(t - 1, held, chance)
+
+    walk(history.current_trick, list(hand), 1.0)
+    return total
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(3, 9), (4, 12), (5, 15), (6, 17)])
+def test_the_opponents_plays_likelihood_sums_every_order_of_its_draws(seed, moves):
+    """``History.likelihood`` (remembered positions shared between hands) equals the sum, over
+    every order in which the opponent may have drawn its cards, of that order's chance times the
+    chance of its plays: for its real hand and for hands dealt at random, asked in any order."""
+    g = normal_position(seed, moves)
+    seat = g.current_seat
+    view = g.view(seat)
+    seen = ai.seen_from_view(view)
+    history = ai.History(view, seen, ai.RECENT_2)
+    other = 1 - seat
+    unseen = [c for c in PACK_40 if seen.unseen(c)]
+    rng = random.Random(seed)
+    size = view["hand_sizes"][other]
+    hands = [g.view(other)["hand"], *(rng.sample(unseen, size) for _ in range(6))]
+    for hand in hands:
+        assert history.likelihood(other, hand) == pytest.approx(
+            brute_likelihood(history, other, hand)
+        )
+    assert 0 < history.likelihood(other, hands[0]) <= 1
