@@ -72,7 +72,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from engine.ai.search import alpha_beta, monte_carlo, worth
@@ -644,20 +644,14 @@ class History:
         if play is not None:
             _, card, seen = play
             held = held | {card}
-            if seen.stock > ENDGAME_STOCK:
-                hand_then = sorted(held, key=_view_order)
-                seen.hand = hand_then
-                seen.known = seen.gone.union(hand_then)
-                if seen.briscola:
-                    seen.known.add(seen.briscola)
-                if pick(seen) != card:
-                    chance = SURPRISE_2
-        if t <= self.plays[seat][-1][0]:
-            pass  # no older play kept: the cards held before say nothing more
-        elif 0 < t <= self.draw_tricks:
-            # Before this trick the seat drew one of the cards it held: the turned one at the
-            # last draw, any other one as likely.
-            if t == self.draw_tricks and seat == self.last_drawer:
+            if seen.stock > ENDGAME_STOCK and not _by_the_rules(seen, held, card):
+                chance = SURPRISE_2
+        if t > self.plays[seat][-1][0]:  # older plays kept: read them too
+            if not 0 < t <= self.draw_tricks:
+                chance *= self._likelihood(seat, t - 1, held)
+            elif t == self.draw_tricks and seat == self.last_drawer:
+                # Before this trick the seat drew one of the cards it held: the turned one at
+                # the last draw, any other one as likely.
                 chance *= self._likelihood(seat, t - 1, held - {self.turned})
             else:
                 options = [c for c in held if c != self.turned]
@@ -665,8 +659,6 @@ class History:
                 for c in options:
                     total += self._likelihood(seat, t - 1, held - {c})
                 chance *= total / len(options)
-        else:
-            chance *= self._likelihood(seat, t - 1, held)
         self._memo[key] = chance
         return chance
 
@@ -685,12 +677,7 @@ class History:
                 _, card, seen = plays[j]
                 j += 1
                 held.append(card)
-                hand_then = sorted(held, key=_view_order)
-                seen.hand = hand_then
-                seen.known = seen.gone.union(hand_then)
-                if seen.briscola:
-                    seen.known.add(seen.briscola)
-                if pick(seen) != card:
+                if not _by_the_rules(seen, held, card):
                     count += 1
                     if count > limit:
                         break
@@ -704,6 +691,17 @@ class History:
                     options = [c for c in held if c != self.turned]
                     held.remove(options[rng.randrange(len(options))])
         return count
+
+
+def _by_the_rules(seen: Seen, held: Iterable[str], card: str) -> bool:
+    """Whether the normal rules play ``card`` in the situation ``seen`` (an earlier play of an
+    opponent, kept by ``History``) with ``held`` in hand; ``seen`` is given that hand."""
+    hand = sorted(held, key=_view_order)
+    seen.hand = hand
+    seen.known = seen.gone.union(hand)
+    if seen.briscola:
+        seen.known.add(seen.briscola)
+    return pick(seen) == card
 
 
 def sampler(view: dict[str, Any], s: Seen) -> Callable[[random.Random], Deal]:
