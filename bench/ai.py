@@ -1,21 +1,20 @@
 """Computer players against each other: win rate, point margin and decision time per level.
 
 For every game with computer players, plays single deals between two players: normal and hard
-against the one-move greedy player of ``bench/greedy.py``, and hard against normal. Deals
-come in seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side,
-so the luck of the deal cancels out. With four players the two levels are partners of themselves
-(seats 0+2 against 1+3). With three (Belòta), the same cards are dealt three times, the first
-level alone in each seat in turn against two players of the second level, and each deal counts
-as two duels, the first level's points against each other player's ("deals" counts the duels,
-"won" the duels in which it scored more). Prints, per pairing, the first level's deals won (with
-a 95% interval from the pairs), drawn and lost, its
-average point margin per deal with two 95% intervals (one from the spread of single deals, which
-ignores the pairing; one from the spread of each pair's mean margin, which is what the seat swap
-is for: the luck of the cards cancels within a pair), and the p50 and p95 of each level's
-decision time in that pairing (wall-clock, and "cpu": the CPU time of the deciding thread, which a
-loaded machine does not inflate); then the hard level's decision time at its default budget. A
-Cirulla deal ended by a partitone (all ten diamonds: the game is won at once, the deal is not
-counted) counts as a deal won by the game's target.
+against the one-move greedy player of ``bench/greedy.py``, and hard against normal. Deals come in
+seat-swapped pairs: the same cards are dealt twice, each level sitting once on each side, so the
+luck of the deal cancels out. With four players the two levels are partners of themselves (seats 0+2
+against 1+3). With three (Belòta, Briscola), the same cards are dealt three times, the first level
+alone in each seat in turn against two players of the second level, and each deal counts as two
+duels, the first level's points against each other player's ("deals" counts the duels, "won" the
+duels in which it scored more). Prints, per pairing, the first level's deals won (with a 95%
+interval from the pairs), drawn and lost, its average point margin per deal with two 95% intervals
+(one from the spread of single deals, which ignores the pairing; one from the spread of each pair's
+mean margin, which is what the seat swap is for: the luck of the cards cancels within a pair), and
+the p50 and p95 of each level's decision time in that pairing (wall-clock, and "cpu": the CPU time
+of the deciding thread, which a loaded machine does not inflate); then the hard level's decision
+time at its default budget. A Cirulla deal ended by a partitone (all ten diamonds: the game is won
+at once, the deal is not counted) counts as a deal won by the game's target.
 
     python bench/ai.py [--deals 1000] [--hard-deals 300] [--budget-ms 250] [--jobs 2]
                        [--kind briscola] [--level normal|hard] [--skip-hard] [--samples 40]
@@ -70,6 +69,8 @@ PAIRINGS = [
     (kind, players, first, second)
     for kind, players in (
         ("briscola", 2),
+        ("briscola", 3),
+        ("briscola", 4),
         ("cirulla", 2),
         ("belota", 4),
         ("belota", 2),
