@@ -6,6 +6,7 @@ from ``deck[0]``, starting with seat ``dealer+1``; ``deck[-1]`` is the briscola 
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -383,9 +384,9 @@ def test_the_playouts_end_exactly_once_two_cards_are_left_in_the_stock():
     assert ai.rollout_margin(deal.copy(), side) == expected
 
 
-def normal_position(seed: int, moves: int) -> engine.Game:
-    """A two-player deal after ``moves`` cards played by the normal rules."""
-    g = engine.new_game("briscola", 2, seed=seed)
+def normal_position(seed: int, moves: int, players: int = 2) -> engine.Game:
+    """A two- or three-player deal after ``moves`` cards played by the normal rules."""
+    g = engine.new_game("briscola", players, seed=seed)
     rng = random.Random(seed)
     for _ in range(moves):
         seat = g.current_seat
@@ -393,24 +394,36 @@ def normal_position(seed: int, moves: int) -> engine.Game:
     return g
 
 
-def test_two_player_dealing_favours_hands_that_explain_the_opponents_plays():
-    """After seven tricks of normal play, the hard player's sampled deals give the opponent hands
-    with which its plays are likelier under the normal rules than hands dealt at random, and the
-    opponent's real hand is likelier than a hand dealt at random (the dealing reads the plays)."""
-    g = normal_position(2, 15)
+@pytest.mark.parametrize(("players", "moves"), [(2, 15), (3, 20)])
+def test_dealing_favours_hands_that_explain_the_opponents_plays(players, moves):
+    """After some tricks of normal play, with two or three players, the hard player's sampled
+    deals give the opponents hands with which their plays are likelier under the normal rules
+    than hands dealt at random, and the opponents' real hands are likelier than hands dealt at
+    random (the dealing reads the plays)."""
+    g = normal_position(2, moves, players)
     seat = g.current_seat
     view = g.view(seat)
     seen = ai.seen_from_view(view)
     history = ai.History(view, seen, ai.RECENT_2)
-    other = 1 - seat
+    others = [p for p in range(players) if p != seat]
     sample = ai.sampler(view, seen)
     unseen = [c for c in PACK_40 if seen.unseen(c)]
     rng = random.Random(2)
-    size = view["hand_sizes"][other]
-    sampled = sum(history.likelihood(other, sample(rng).hands[other]) for _ in range(200))
-    dealt = sum(history.likelihood(other, rng.sample(unseen, size)) for _ in range(200))
+
+    def likelihood(hands: list[list[str]]) -> float:
+        return math.prod(history.likelihood(p, hands[p]) for p in others)
+
+    def dealt_at_random() -> list[list[str]]:
+        cards = rng.sample(unseen, sum(view["hand_sizes"][p] for p in others))
+        hands: list[list[str]] = [[] for _ in range(players)]
+        for p in others:
+            hands[p], cards = cards[: view["hand_sizes"][p]], cards[view["hand_sizes"][p] :]
+        return hands
+
+    sampled = sum(likelihood(sample(rng).hands) for _ in range(200))
+    dealt = sum(likelihood(dealt_at_random()) for _ in range(200))
     assert sampled > 1.5 * dealt
-    assert history.likelihood(other, g.view(other)["hand"]) > dealt / 200
+    assert likelihood([g.view(p)["hand"] for p in range(players)]) > dealt / 200
 
 
 def brute_likelihood(history: ai.History, seat: int, hand: list[str]) -> float:
@@ -424,11 +437,11 @@ def brute_likelihood(history: ai.History, seat: int, hand: list[str]) -> float:
         if t in plays:
             card, seen = plays[t]
             held = [*held, card]
-            if seen.stock > ai.ENDGAME_STOCK:
+            if history.n != 2 or seen.stock > ai.ENDGAME_STOCK:
                 seen.hand = sorted(held, key=ai._view_order)
                 seen.known = seen.gone.union(held, [seen.briscola] if seen.briscola else [])
                 if ai.pick(seen) != card:
-                    chance *= ai.SURPRISE_2
+                    chance *= history.surprise
         if t <= oldest:
             total += chance
             return
@@ -446,23 +459,28 @@ def brute_likelihood(history: ai.History, seat: int, hand: list[str]) -> float:
     return total
 
 
-@pytest.mark.parametrize(("seed", "moves"), [(3, 9), (4, 12), (5, 15), (6, 17)])
-def test_the_opponents_plays_likelihood_sums_every_order_of_its_draws(seed, moves):
+@pytest.mark.parametrize(
+    ("players", "seed", "moves"),
+    [(2, 3, 9), (2, 4, 12), (2, 5, 15), (2, 6, 17), (3, 4, 20), (3, 5, 28), (3, 6, 33)],
+)
+def test_the_opponents_plays_likelihood_sums_every_order_of_its_draws(players, seed, moves):
     """``History.likelihood`` (remembered positions shared between hands) equals the sum, over
-    every order in which the opponent may have drawn its cards, of that order's chance times the
-    chance of its plays: for its real hand and for hands dealt at random, asked in any order."""
-    g = normal_position(seed, moves)
+    every order in which an opponent may have drawn its cards, of that order's chance times the
+    chance of its plays: for its real hand and for hands dealt at random, asked in any order,
+    for each opponent of two- and three-player deals."""
+    g = normal_position(seed, moves, players)
     seat = g.current_seat
     view = g.view(seat)
     seen = ai.seen_from_view(view)
     history = ai.History(view, seen, ai.RECENT_2)
-    other = 1 - seat
     unseen = [c for c in PACK_40 if seen.unseen(c)]
     rng = random.Random(seed)
-    size = view["hand_sizes"][other]
-    hands = [g.view(other)["hand"], *(rng.sample(unseen, size) for _ in range(6))]
-    for hand in hands:
-        assert history.likelihood(other, hand) == pytest.approx(
-            brute_likelihood(history, other, hand)
-        )
-    assert 0 < history.likelihood(other, hands[0]) <= 1
+    assert history.plays
+    for other in history.plays:
+        size = view["hand_sizes"][other]
+        hands = [g.view(other)["hand"], *(rng.sample(unseen, size) for _ in range(6))]
+        for hand in hands:
+            assert history.likelihood(other, hand) == pytest.approx(
+                brute_likelihood(history, other, hand)
+            )
+        assert 0 < history.likelihood(other, hands[0]) <= 1
