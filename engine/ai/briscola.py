@@ -798,10 +798,7 @@ def _likely_sampler(
     top = [0.0]
 
     def chance_of(d: Deal) -> float:
-        chance = 1.0
-        for seat in seats:
-            chance *= history.likelihood(seat, d.hands[seat])
-        return chance
+        return math.prod(history.likelihood(seat, d.hands[seat]) for seat in seats)
 
     def sample(rng: random.Random) -> Deal:
         if not top[0]:
