@@ -20,12 +20,20 @@ least useful card otherwise. It remembers the cards played, the cards out of pla
 sees (the bergère, a turned card left on the table), and who showed void in a suit (or could not
 beat a trump).
 
-The hard player bids as the normal one; in the play it deals the unseen cards again
-(``game.sample``, or ``Belota.from_view`` given only the view), plays each candidate card out
-with the normal rules for every seat, and keeps the card with the best average margin over the
-best other player, leaving the normal card only for a gain clear of the noise. Both search the
-last tricks exactly (paranoid: the others play together against it) when few deals agree with
-the view.
+The hard player deals the unseen cards again (``game.sample``, or ``Belota.from_view`` given only
+the view), plays each candidate bid or card out with the normal rules for every seat, and keeps
+the one with the best average margin over the best other player, leaving the normal bid or card
+only for a gain clear of the noise (``SEARCH_BIDS``). Both search the last tricks exactly
+(paranoid: the others play together against it) when few deals agree with the view.
+
+With two players, against normal at 60 sampled deals a decision, the hard player wins 54.4%
++-1.7 of the deals, +15.0 +-6.2 points a deal (1,000 seat-swapped deals). Measured there and not
+kept, each against the hard player as it is on the same deals: deals kept in proportion to how
+well they explain the other seat's bids and cards under the normal rules (each bid or card the
+rules would not have chosen costing 0.3 of the deal's chance, the deal rebuilt and replayed as
+``belota.view_sample`` does), +2.4 +-2.4 points a deal over 1,500 deals, at twice the time a
+decision (p50 106 to 113 ms against 50 to 52); its bids alone read (which of its cards came
+before the bidding drawn at random), +0.8 +-3.0 over 1,000 deals.
 """
 
 from __future__ import annotations
@@ -446,8 +454,8 @@ def hard(
     samples: int | None = None,
     game: Game | None = None,
 ) -> str:
-    """The normal bid; in the play, determinized Monte Carlo over the unseen cards, with normal
-    play in every playout."""
+    """Determinized Monte Carlo over the unseen cards, for the bids and the cards, with normal
+    play in every playout; the normal bid when ``SEARCH_BIDS`` is off."""
     if samples is None and budget_ms is None:
         raise ValueError("hard needs a time budget or a number of samples")
     bidding = four._is_bidding(legal)
