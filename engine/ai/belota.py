@@ -57,7 +57,7 @@ ending is played perfectly.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ai.search import (
@@ -623,9 +623,16 @@ class Surprises:
         return self.count <= self.limit
 
 
-def view_sample(view: dict[str, Any], rng: random.Random) -> Belota:
+def view_sample(
+    view: dict[str, Any],
+    rng: random.Random,
+    counter: Callable[[dict[str, Any], int], Any] | None = None,
+    surprise: float = SURPRISE,
+) -> Belota:
     """A deal consistent with the view, rebuilt in the engine (``Belota.from_view``), favouring
-    deals in which the other seats' past choices are the ones the normal rules would make."""
+    deals in which the other seats' past choices are the ones the normal rules would make: each
+    choice they would not have made (counted by ``counter``, ``Surprises`` unless given) makes
+    the deal ``surprise`` times as likely."""
     best = None
     fewest = 99
     facts = view_knowledge(view) if view["phase"] == "playing" else None
@@ -634,9 +641,9 @@ def view_sample(view: dict[str, Any], rng: random.Random) -> Belota:
         # that the replay stops as soon as the deal can be neither kept nor the best yet.
         chance = rng.random()
         keep = 0
-        while keep < 40 and SURPRISE ** (keep + 1) > chance:
+        while keep < 40 and surprise ** (keep + 1) > chance:
             keep += 1
-        surprises = Surprises(view, max(keep, fewest - 1))
+        surprises = (counter or Surprises)(view, max(keep, fewest - 1))
         g = Belota.from_view(view, rng, surprises, facts)
         if g is None:
             continue

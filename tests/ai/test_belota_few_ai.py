@@ -10,17 +10,20 @@ import pytest
 import engine
 from engine.ai import LEVELS, choose
 from engine.ai.belota import SENSA as FOUR_SENSA
-from engine.ai.belota import Table, sensa_strength
+from engine.ai.belota import Table, sensa_strength, view_sample
 from engine.ai.belota_few import (
     SAFE_CASH,
     SENSA,
+    SURPRISE,
     Memory,
+    Surprises,
     _safe,
     choose_bid,
     choose_card,
     margin,
     table_from_view,
 )
+from engine.belota.game import Belota
 from engine.cards import PACK_32
 
 SETUPS = [
@@ -221,3 +224,60 @@ def test_with_three_players_the_contract_player_keeps_a_lone_master_trump():
             )
         table = to_lead(hand, memory, declarer=0)
         assert choose_card(table, memory) == led
+
+
+def normal_hand(players: int, rules: dict, seed: int) -> tuple[Belota, list[tuple[int, str]]]:
+    """A hand played through by normal players (given the game, as the bot plays them): the
+    game at its start and every bid and card in order."""
+    g = engine.new_game("belota", players, seed=seed, rules=rules)
+    start = g.copy()
+    rng = random.Random(seed)
+    actions = []
+    while g.current_seat is not None and g.deals_scored < 1:
+        seat = g.current_seat
+        code = choose(g.view(seat), g.legal_actions(seat), "normal", rng, 2, game=g)
+        actions.append((seat, code))
+        g.play(seat, code)
+    return start, actions
+
+
+@pytest.mark.parametrize(("players", "rules"), SETUPS)
+def test_the_normal_players_own_bids_and_cards_never_surprise_the_hard_players_model(
+    players, rules
+):
+    """The hard player's model of the others (``Surprises``) is the normal player: replayed with
+    their real hands, none of the normal players' bids and cards counts as a surprise (the
+    cards of the last tricks, which the normal player searches, are not read)."""
+    for seed in range(3):
+        g, actions = normal_hand(players, rules, seed)
+        model = Surprises(g.view(0), 99)
+        for seat, code in actions:
+            assert model(g, seat, code)
+            g.play(seat, code)
+        assert model.count == 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_hard_player_rebuilds_the_view_and_reads_the_others_choices(players):
+    """Halfway through hands of normal players: the deals the hard player rebuilds from the view
+    (``view_sample`` with ``Surprises``) show the view as it is; deals rebuilt at random give the
+    others hands with which the normal rules would have chosen otherwise (the model tells hands
+    apart), and such a replay stops, with no deal, once past its limit of surprises."""
+    surprised = 0
+    for seed in range(4):
+        g, actions = normal_hand(players, {}, seed)
+        for seat, code in actions[: len(actions) // 2]:
+            g.play(seat, code)
+        seat = g.current_seat
+        view = g.view(seat)
+        rng = random.Random(seed)
+        for i in range(6):
+            assert view_sample(view, rng, Surprises, SURPRISE).view(seat) == view
+            full = Surprises(view, 99)
+            whole = Belota.from_view(view, random.Random(i), full)
+            assert whole is not None and whole.view(seat) == view
+            surprised += full.count > 0
+            if full.count:
+                cut = Surprises(view, full.count - 1)
+                assert Belota.from_view(view, random.Random(i), cut) is None
+    assert surprised > 0
