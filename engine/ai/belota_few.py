@@ -40,10 +40,11 @@ is played three times, with the hard player in each seat, and counts as two duel
 - Two players, ``SURPRISE`` 0.05: +3.7 +-3.9 points a deal over the player before (1,000 deals;
   56.7% of deals won, where it won 53.3%); against the player before given 150 sampled deals a
   decision, near the same time (p50 89 ms, where the new player took 111), +2.3 +-3.0 (1,000
-  other deals; 55.7% against 52.6%). Together about +2.8 +-2.4 a deal. With 0.3 of a deal's
-  chance for a surprise (the four players' figure), +2.4 +-2.4 over 1,500 deals; reading the
-  bids alone (which of the other seat's cards came before the bidding drawn at random, on the
-  engine's sample), +0.8 +-3.0 over 1,000.
+  other deals; 55.7% against 52.6%); +6.3 +-3.4 on 1,000 more (58.3% against 54.3%). Over the
+  three sets, about +3.9 +-1.9 points a deal. With 0.3 of a deal's chance for a surprise (the
+  four players' figure), +2.4 +-2.4 over 1,500 deals; reading the bids alone (which of the
+  other seat's cards came before the bidding drawn at random, on the engine's sample), +0.8
+  +-3.0 over 1,000.
 - Three players, ``SURPRISE`` 0.05: +1.9 +-2.4 points a duel (1,200 duels; 55.2% of duels won,
   where it won 53.5%), at three times the time a decision (p50 203 ms against 59): level, not
   used.
