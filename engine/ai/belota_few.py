@@ -435,20 +435,17 @@ class Surprises:
     def __init__(self, view: dict[str, Any], limit: int) -> None:
         self.seat = view["seat"]
         self.turned = view["turned"]
-        self.n = view["players"]
         self.limit = limit
         self.count = 0
         self.memory: Memory | None = None
-        self.declarer = None
         self.out: list[str] = []
 
     def __call__(self, g: Belota, seat: int, code: str) -> bool:
         if seat == self.seat:
             return True
         legal = g.legal_actions(seat)
-        n = self.n
         if four._is_bidding(legal):
-            if choose_bid(g.hand(seat), self.turned, legal, n) != code:
+            if choose_bid(g.hand(seat), self.turned, legal, g.players) != code:
                 self.count += 1
             return self.count <= self.limit
         s = g.sight(seat)
@@ -462,17 +459,28 @@ class Surprises:
         out = g.out_of_play()
         if self.memory is None or out != self.out:
             # (Again after an exchange of the trump 7, which changes the card face up.)
-            short = g.rules.model_dump().get("mazzo_3", 32) == 24
-            self.memory = Memory((s.dealer + 1) % n, s.trump, n, short, out)
-            self.declarer = s.contract_team
+            self.memory = _memory(g, s, out)
             self.out = out
-        memory = self.memory.read(s.played)
-        t = four.Table(
-            seat, s.trump, s.hand, cards, s.trick, s.leader, memory, self.declarer, self.declarer
-        )  # type: ignore[arg-type]
-        if choose_card(t, memory) != code:
+        if _normal_card(s, seat, cards, self.memory.read(s.played)) != code:
             self.count += 1
         return self.count <= self.limit
+
+
+def _memory(g: Belota, s: Any, out: list[str]) -> Memory:
+    """A fresh memory of the hand in ``g`` (``s``: a seat's sight of it), the cards ``out`` of
+    play that everybody sees counted as gone."""
+    n = g.players
+    short = g.rules.model_dump().get("mazzo_3", 32) == 24
+    return Memory((s.dealer + 1) % n, s.trump, n, short, out)
+
+
+def _normal_card(s: Any, seat: int, cards: list[str], memory: Memory) -> str:
+    """The normal player's card among ``cards`` for ``seat``, whose sight is ``s``, with
+    ``memory`` up to date."""
+    t = four.Table(
+        seat, s.trump, s.hand, cards, s.trick, s.leader, memory, s.contract_team, s.contract_team
+    )  # type: ignore[arg-type]
+    return choose_card(t, memory)
 
 
 # -- levels ----------------------------------------------------------------------------------
@@ -498,7 +506,6 @@ def playout(g: Belota) -> list[int]:
     annulled)."""
     n = g.players
     memory: Memory | None = None
-    declarer = None
     while True:
         seat = g.current_seat
         legal = g.legal_actions(seat)
@@ -511,15 +518,9 @@ def playout(g: Belota) -> list[int]:
             code = _first_trick(s.hand, legal, s.trump, s.turned)  # type: ignore[assignment]
             if code is None:
                 if memory is None:
-                    short = g.rules.model_dump().get("mazzo_3", 32) == 24
-                    memory = Memory((s.dealer + 1) % n, s.trump, n, short, g.out_of_play())
-                    declarer = s.contract_team
-                memory.read(s.played)
+                    memory = _memory(g, s, g.out_of_play())
                 cards = [c for c in legal if c not in (DECLARE, EXCHANGE)]
-                t = four.Table(
-                    seat, s.trump, s.hand, cards, s.trick, s.leader, memory, declarer, declarer
-                )  # type: ignore[arg-type]
-                code = choose_card(t, memory)
+                code = _normal_card(s, seat, cards, memory.read(s.played))
         points = hand_points(g.play(seat, code), n)
         if points is not None:
             return points
