@@ -191,8 +191,8 @@ class Memory:
     """What every player can remember of the cards played, for ``players`` seats: per seat, the
     suits it showed void in and the strongest trump it may still hold."""
 
-    __slots__ = ("cap", "done", "gone", "leader", "led", "n", "strength", "trump", "voids")
-    __slots__ += ("ws", "wv")
+    __slots__ = ("cap", "done", "gone", "leader", "led", "n", "out", "strength", "trump")
+    __slots__ += ("voids", "ws", "wv")
 
     def __init__(
         self, leader: int, trump: str, players: int, short: bool = False, out: Sequence[str] = ()
@@ -209,6 +209,7 @@ class Memory:
         # greedy player) and +0.32 +-0.13 with three (6,000 triples).
         self.gone: set[str] = {r + s for r in "78" for s in "HDCS"} if short else set()
         self.gone.update(out)
+        self.out = list(out)
         self.voids: list[set[str]] = [set() for _ in range(players)]
         self.cap = [99] * players
         self.led = ""
@@ -438,7 +439,6 @@ class Surprises:
         self.limit = limit
         self.count = 0
         self.memory: Memory | None = None
-        self.out: list[str] = []
 
     def __call__(self, g: Belota, seat: int, code: str) -> bool:
         if seat == self.seat:
@@ -456,22 +456,23 @@ class Surprises:
         cards = [c for c in legal if c not in (DECLARE, EXCHANGE)]
         if len(cards) < 2 or len(s.hand) <= NORMAL_ENDING_TRICKS:
             return True
-        out = g.out_of_play()
-        if self.memory is None or out != self.out:
-            # (Again after an exchange of the trump 7, which changes the card face up.)
-            self.memory = _memory(g, s, out)
-            self.out = out
-        if _normal_card(s, seat, cards, self.memory.read(s.played)) != code:
+        self.memory = _recalled(g, s, self.memory)
+        if _normal_card(s, seat, cards, self.memory) != code:
             self.count += 1
         return self.count <= self.limit
 
 
-def _memory(g: Belota, s: Any, out: list[str]) -> Memory:
-    """A fresh memory of the hand in ``g`` (``s``: a seat's sight of it), the cards ``out`` of
-    play that everybody sees counted as gone."""
-    n = g.players
-    short = g.rules.model_dump().get("mazzo_3", 32) == 24
-    return Memory((s.dealer + 1) % n, s.trump, n, short, out)
+def _recalled(g: Belota, s: Any, memory: Memory | None) -> Memory:
+    """``memory`` brought up to date with the hand in ``g`` (``s``: a seat's sight of it); a
+    fresh one, the cards out of play that everybody sees counted as gone, when there is none yet
+    or those cards changed (an exchange of the trump 7 puts it face up and the turned card in a
+    hand)."""
+    out = g.out_of_play()
+    if memory is None or memory.out != out:
+        n = g.players
+        short = g.rules.model_dump().get("mazzo_3", 32) == 24
+        memory = Memory((s.dealer + 1) % n, s.trump, n, short, out)
+    return memory.read(s.played)
 
 
 def _normal_card(s: Any, seat: int, cards: list[str], memory: Memory) -> str:
@@ -517,10 +518,9 @@ def playout(g: Belota) -> list[int]:
             s = g.sight(seat)
             code = _first_trick(s.hand, legal, s.trump, s.turned)  # type: ignore[assignment]
             if code is None:
-                if memory is None:
-                    memory = _memory(g, s, g.out_of_play())
+                memory = _recalled(g, s, memory)
                 cards = [c for c in legal if c not in (DECLARE, EXCHANGE)]
-                code = _normal_card(s, seat, cards, memory.read(s.played))
+                code = _normal_card(s, seat, cards, memory)
         points = hand_points(g.play(seat, code), n)
         if points is not None:
             return points

@@ -17,6 +17,7 @@ from engine.ai.belota_few import (
     SURPRISE,
     Memory,
     Surprises,
+    _recalled,
     _safe,
     choose_bid,
     choose_card,
@@ -96,6 +97,35 @@ def test_the_normal_player_knows_the_cards_out_of_play_are_in_no_hand(players, r
                 assert out == set(g.out_of_play())
                 assert out <= memory.gone
             g.play(seat, choose(view, legal, "normal", rng, game=g))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_memory_of_a_hand_follows_an_exchange_of_the_trump_7(players):
+    """With the turned card left on the table, an exchange of the trump 7 puts the 7 face up and
+    the turned card in a hand: a memory kept through the hand (as the playouts and the reading
+    of the others keep one) then knows what a fresh one knows, the 7 gone, the turned card not."""
+    exchanges = 0
+    for seed in range(40):
+        g = engine.new_game("belota", players, seed=seed, rules={"carta_girata": "table"})
+        rng = random.Random(seed)
+        memory = None
+        while g.current_seat is not None and g.deals_scored < 1:
+            seat = g.current_seat
+            legal = g.legal_actions(seat)
+            if "exchange" in legal and memory is not None:
+                exchanges += 1
+                g.play(seat, "exchange")
+                s = g.sight(seat)
+                memory = _recalled(g, s, memory)
+                assert "7" + s.trump in memory.gone and s.turned not in memory.gone
+                continue
+            if g.view(seat)["phase"] == "playing":
+                s = g.sight(seat)
+                memory = _recalled(g, s, memory)
+                fresh = _recalled(g, s, None)
+                assert (memory.gone, memory.voids) == (fresh.gone, fresh.voids)
+            g.play(seat, choose(g.view(seat), legal, "normal", rng, game=g))
+    assert exchanges > 0
 
 
 def to_lead(hand: list[str], memory: Memory, declarer: int = 1) -> Table:
