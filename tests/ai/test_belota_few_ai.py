@@ -288,6 +288,27 @@ def test_the_normal_players_own_bids_and_cards_never_surprise_the_hard_players_m
 
 
 @pytest.mark.parametrize("players", [2, 3])
+def test_a_declaration_held_and_not_made_surprises_the_hard_players_model(players):
+    """The normal rules declare whatever they hold: a seat that plays its card in place of a
+    declaration it holds counts as a surprise, then and not before."""
+    checked = 0
+    for seed in range(30):
+        g, actions = normal_hand(players, {}, seed)
+        skipped = next((i for i, (seat, code) in enumerate(actions) if code == "declare"), None)
+        if skipped is None:
+            continue
+        watcher = (actions[skipped][0] + 1) % players
+        model = Surprises(g.view(watcher), 99)
+        for seat, code in actions[:skipped] + actions[skipped + 1 : skipped + 2]:
+            assert model.count == 0
+            model(g, seat, code)
+            g.play(seat, code)
+        assert model.count == 1
+        checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
 def test_the_hard_player_rebuilds_the_view_and_reads_the_others_choices(players):
     """Halfway through hands of normal players: the deals the hard player rebuilds from the view
     (``view_sample`` with ``Surprises``) show the view as it is; deals rebuilt at random give the
