@@ -25,14 +25,13 @@ rebuilds the hand with them (``belota.view_sample``) and keeps each deal in prop
 it explains the other seats' bids and cards: each one that the normal rules would not have chosen
 with the hand the deal gives (``Surprises``: a declaration held and not made counts too; the cards
 of the last tricks, which the normal player searches, are not read) makes the deal ``SURPRISE``
-times as likely. Against normal players the
-model is exact: replayed with their real hands, none of their bids and cards surprises it. With
-three players, given the game, it takes the engine's sample instead (``game.sample``, uniform over
-the deals that agree with what it knows: ``READS_OTHERS``). It plays each candidate bid or card
-out with the normal rules for every seat, and keeps the one with the best average margin over the
-best other player, leaving the normal bid or card only for a gain clear of the noise
-(``SEARCH_BIDS``). Both search the last tricks exactly (paranoid: the others play together
-against it) when few deals agree with the view.
+times as likely. Against normal players the model is exact: replayed with their real hands, none
+of their bids, declarations and cards surprises it. With three players, given the game, it takes
+the engine's sample instead (``game.sample``, uniform over the deals that agree with what it
+knows: ``READS_OTHERS``). It plays each candidate bid or card out with the normal rules for every
+seat, and keeps the one with the best average margin over the best other player, leaving the
+normal bid or card only for a gain clear of the noise (``SEARCH_BIDS``). Both search the last
+tricks exactly (paranoid: the others play together against it) when few deals agree with the view.
 
 Measured against normal at 60 sampled deals a decision, each deal also played by the hard player
 that took the engine's sample (``bench/ai.py --paired``, seat-swapped deals; a three-player deal
