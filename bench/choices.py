@@ -27,7 +27,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine
 from engine.ai import choose
 
-GAMES = (("briscola", 2), ("briscola", 4), ("cirulla", 2), ("cirulla", 4), ("belota", 4))
+GAMES = (
+    ("briscola", 2),
+    ("briscola", 4),
+    ("cirulla", 2),
+    ("cirulla", 4),
+    ("belota", 2),
+    ("belota", 3),
+    ("belota", 4),
+)
 
 
 def positions(kind: str, players: int, count: int) -> list[engine.Game]:
