@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from engine.ai.search import (
@@ -623,39 +624,71 @@ class Surprises:
         return self.count <= self.limit
 
 
+# A decision's rebuilt deals (``Rebuild``) stop looking for a deal as likely as the likeliest met
+# after this many tries: the fewest surprises met is then the floor the others are weighed from.
+REBUILD_TRIES = 30
+
+
+class Rebuild:
+    """Deals consistent with one view, rebuilt in the engine (``Belota.from_view``) for one
+    decision, favouring deals in which the other seats' past choices are the ones the normal
+    rules would make: each choice they would not have made (counted by ``counter``,
+    ``Surprises`` unless given) makes the deal ``surprise`` times as likely, counted from the
+    likeliest deals met in the decision (``floor``: their surprises). Against a seat that strays
+    from the normal rules every deal surprises; weighed from zero, a deal was looked for up to
+    200 times, and the search got a sixth of the deals it gets against the normal player."""
+
+    def __init__(
+        self,
+        view: dict[str, Any],
+        counter: Callable[[dict[str, Any], int], Any] | None = None,
+        surprise: float = SURPRISE,
+    ) -> None:
+        self.view = view
+        self.counter = counter or Surprises
+        self.surprise = surprise
+        self.facts = view_knowledge(view) if view["phase"] == "playing" else None
+        self.floor = 0  # the surprises of the likeliest deals, as far as known
+
+    def __call__(self, rng: random.Random) -> Belota:
+        view, surprise = self.view, self.surprise
+        best = None
+        fewest = 99
+        for attempt in range(200):
+            # The deal is kept with probability surprise ** (surprises - floor): draw the chance
+            # first, so that the replay stops as soon as the deal can be neither kept nor the
+            # best yet.
+            chance = rng.random()
+            keep = self.floor
+            while keep < self.floor + 40 and surprise ** (keep - self.floor + 1) > chance:
+                keep += 1
+            counted = self.counter(view, max(keep, fewest - 1))
+            g = Belota.from_view(view, rng, counted, self.facts)
+            if g is not None:
+                if counted.count <= keep:
+                    self.floor = min(self.floor, counted.count)
+                    return g
+                # Not kept, and fewer surprises than any deal before (the replay stops past
+                # them): the best yet.
+                best, fewest = g, counted.count
+                if attempt >= TRIES:
+                    return best
+            if attempt + 1 >= REBUILD_TRIES and best is not None:
+                self.floor = fewest  # no deal as likely as the floor says: the floor rises
+                return best
+        if best is None:
+            raise ValueError("belota view is inconsistent: no deal matches what was played")
+        return best
+
+
 def view_sample(
     view: dict[str, Any],
     rng: random.Random,
     counter: Callable[[dict[str, Any], int], Any] | None = None,
     surprise: float = SURPRISE,
 ) -> Belota:
-    """A deal consistent with the view, rebuilt in the engine (``Belota.from_view``), favouring
-    deals in which the other seats' past choices are the ones the normal rules would make: each
-    choice they would not have made (counted by ``counter``, ``Surprises`` unless given) makes
-    the deal ``surprise`` times as likely."""
-    best = None
-    fewest = 99
-    facts = view_knowledge(view) if view["phase"] == "playing" else None
-    for attempt in range(200):
-        # The deal is kept with probability SURPRISE ** surprises: draw the chance first, so
-        # that the replay stops as soon as the deal can be neither kept nor the best yet.
-        chance = rng.random()
-        keep = 0
-        while keep < 40 and surprise ** (keep + 1) > chance:
-            keep += 1
-        surprises = (counter or Surprises)(view, max(keep, fewest - 1))
-        g = Belota.from_view(view, rng, surprises, facts)
-        if g is None:
-            continue
-        if surprises.count <= keep:
-            return g
-        if surprises.count < fewest:
-            best, fewest = g, surprises.count
-        if attempt >= TRIES and best is not None:
-            return best
-    if best is None:
-        raise ValueError("belota view is inconsistent: no deal matches what was played")
-    return best
+    """One deal consistent with the view, as ``Rebuild`` deals them."""
+    return Rebuild(view, counter, surprise)(rng)
 
 
 def hard(
@@ -689,15 +722,11 @@ def hard(
     candidates = [first, *(c for c in legal if c != first)]
     seat = view["seat"]
     team = seat & 1
-    if game is not None:
-        # The engine's sample: uniform over the deals that agree with all the seat knows, and
-        # some twenty times cheaper than a rebuilt and weighed deal, so more worlds.
-        def sample(r: random.Random) -> Game:
-            return game.sample(seat, r)
-    else:
-
-        def sample(r: random.Random) -> Game:
-            return view_sample(view, r)
+    # Given the game, the engine's sample: uniform over the deals that agree with all the seat
+    # knows, and some twenty times cheaper than a rebuilt and weighed deal, so more worlds.
+    sample: Callable[[random.Random], Game] = (
+        Rebuild(view) if game is None else partial(game.sample, seat)
+    )
 
     def value(world: Game, code: str, _r: random.Random) -> float:
         g = world.copy()  # every candidate plays on its own copy of the sampled deal

@@ -9,8 +9,8 @@ import pytest
 
 import engine
 from engine.ai import LEVELS, choose
+from engine.ai.belota import REBUILD_TRIES, Rebuild, Table, sensa_strength, view_sample
 from engine.ai.belota import SENSA as FOUR_SENSA
-from engine.ai.belota import Table, sensa_strength, view_sample
 from engine.ai.belota_few import (
     SAFE_CASH,
     SENSA,
@@ -332,3 +332,30 @@ def test_the_hard_player_rebuilds_the_view_and_reads_the_others_choices(players)
                 cut = Surprises(view, full.count - 1)
                 assert Belota.from_view(view, random.Random(i), cut) is None
     assert surprised > 0
+
+
+def test_deals_rebuilt_against_a_seat_that_strays_come_as_quickly():
+    """Against a seat that plays at random, every deal rebuilt from the view finds its choices
+    surprising: a decision's deals are weighed against the likeliest met (``Rebuild.floor``),
+    so each comes in a few tries rather than up to 200, and each still shows the view."""
+    tries = [0]
+
+    def counting(view: dict, limit: int) -> Surprises:
+        tries[0] += 1
+        return Surprises(view, limit)
+
+    floors = []
+    for seed in range(6):
+        g = engine.new_game("belota", 2, seed=seed)
+        rng = random.Random(seed)
+        while len(g.view(0).get("played", ())) < 8 or g.current_seat != 0:
+            seat = g.current_seat
+            g.play(seat, rng.choice(g.legal_actions(seat)))
+        view = g.view(0)
+        rebuild = Rebuild(view, counting, SURPRISE)
+        tries[0] = 0
+        for _ in range(20):
+            assert rebuild(rng).view(0) == view
+        assert tries[0] <= REBUILD_TRIES + 20 * 8
+        floors.append(rebuild.floor)
+    assert max(floors) > 0  # the random seat's choices surprised every deal met
