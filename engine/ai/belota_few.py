@@ -54,8 +54,9 @@ is played three times, with the hard player in each seat, and counts as two duel
   gives: on positions from play at random (``bench/choices.py``, 200 decisions at 20 sampled deals)
   the CPU time fell from 59.5 s to 9.6 s. Against normal, 600 deals from seed 130,000 at 60 sampled
   deals: -0.6 +-1.3 points a deal, level (567 deals alike), p95 335 ms -> 258 ms. Against greedy at
-  the 250 ms default, 600 deals from seed 130,000: +1.5 +-2.6, level (69.8% of deals won against
-  69.5%), p95 261 ms -> 251 ms.
+  the 250 ms default, 600 deals from seed 130,000: +1.5 +-2.6 (69.8% of deals won against 69.5%),
+  p95 261 ms -> 251 ms; 600 from seed 60,000: -3.1 +-3.2 (68.7% against 69.5%): about -0.3 +-2.0
+  over the 1,200, level. The deals it gains do not show in its play.
 - Three players, ``SURPRISE`` 0.05: +1.9 +-2.4 points a duel (1,200 duels; 55.2% of duels won,
   where it won 53.5%), at three times the time a decision (p50 203 ms against 59): level, not
   used.
