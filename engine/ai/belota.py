@@ -659,9 +659,10 @@ class Rebuild:
             # first, so that the replay stops as soon as the deal can be neither kept nor the
             # best yet.
             chance = rng.random()
-            keep = self.floor
-            while keep < self.floor + 40 and surprise ** (keep - self.floor + 1) > chance:
-                keep += 1
+            extra = 0
+            while extra < 40 and surprise ** (extra + 1) > chance:
+                extra += 1
+            keep = self.floor + extra
             counted = self.counter(view, max(keep, fewest - 1))
             g = Belota.from_view(view, rng, counted, self.facts)
             if g is not None:
@@ -679,16 +680,6 @@ class Rebuild:
         if best is None:
             raise ValueError("belota view is inconsistent: no deal matches what was played")
         return best
-
-
-def view_sample(
-    view: dict[str, Any],
-    rng: random.Random,
-    counter: Callable[[dict[str, Any], int], Any] | None = None,
-    surprise: float = SURPRISE,
-) -> Belota:
-    """One deal consistent with the view, as ``Rebuild`` deals them."""
-    return Rebuild(view, counter, surprise)(rng)
 
 
 def hard(

@@ -246,7 +246,7 @@ def test_hard_deals_hidden_cards_consistently_with_the_view(seed, moves):
     view = g.view(seat)
     rng = random.Random(seed)
     for _ in range(3):
-        rebuilt = ai.view_sample(view, rng)
+        rebuilt = ai.Rebuild(view)(rng)
         assert rebuilt.current_seat == seat
         seen = rebuilt.view(seat)
         for key in ("hand", "hand_sizes", "bids", "turned", "contract", "phase"):

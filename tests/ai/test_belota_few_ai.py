@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.ai import LEVELS, choose
-from engine.ai.belota import REBUILD_TRIES, Rebuild, Table, sensa_strength, view_sample
+from engine.ai.belota import REBUILD_TRIES, Rebuild, Table, sensa_strength
 from engine.ai.belota import SENSA as FOUR_SENSA
 from engine.ai.belota_few import (
     SAFE_CASH,
@@ -311,7 +311,7 @@ def test_a_declaration_held_and_not_made_surprises_the_hard_players_model(player
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_hard_player_rebuilds_the_view_and_reads_the_others_choices(players):
     """Halfway through hands of normal players: the deals the hard player rebuilds from the view
-    (``view_sample`` with ``Surprises``) show the view as it is; deals rebuilt at random give the
+    (``Rebuild`` with ``Surprises``) show the view as it is; deals rebuilt at random give the
     others hands with which the normal rules would have chosen otherwise (the model tells hands
     apart), and such a replay stops, with no deal, once past its limit of surprises."""
     surprised = 0
@@ -323,7 +323,7 @@ def test_the_hard_player_rebuilds_the_view_and_reads_the_others_choices(players)
         view = g.view(seat)
         rng = random.Random(seed)
         for i in range(6):
-            assert view_sample(view, rng, Surprises, SURPRISE).view(seat) == view
+            assert Rebuild(view, Surprises, SURPRISE)(rng).view(seat) == view
             full = Surprises(view, 99)
             whole = Belota.from_view(view, random.Random(i), full)
             assert whole is not None and whole.view(seat) == view
