@@ -72,6 +72,7 @@ PAIRINGS = [
         ("briscola", 3),
         ("briscola", 4),
         ("cirulla", 2),
+        ("cirulla", 4),
         ("belota", 4),
         ("belota", 2),
         ("belota", 3),
