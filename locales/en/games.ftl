@@ -167,7 +167,7 @@ belota-last-trick = { $person ->
    *[third] { $winner } took: { $cards } ({ $points } points)
 }
 belota-litigiu-pending = Litigiu: { $points } points frozen for whoever wins the next hand
-belota-scores = Match, a partìa (first to { NUMBER($target, useGrouping: 0) }): { $scores }
+belota-scores = Points (first to { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa (three in a row)
 belota-decl-cincanta = çincànta (four in a row)
 belota-decl-centu = çéntu (five in a row)

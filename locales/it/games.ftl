@@ -168,7 +168,7 @@ belota-last-trick = { $person ->
    *[third] Presa di { $winner }: { $cards } ({ $points } punti)
 }
 belota-litigiu-pending = Litigiu: { $points } punti in sospeso per chi vince la prossima mano
-belota-scores = Partita, a partìa (si vince a { NUMBER($target, useGrouping: 0) }): { $scores }
+belota-scores = Punti (si vince a { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa
 belota-decl-cincanta = çincànta
 belota-decl-centu = çéntu

@@ -118,7 +118,9 @@ SETTLE = """async () => {
 # takes most of the window, the seats apart around it. The list of faults.
 FAULTS = (
     "async () => {"
-    + "await (" + SETTLE + ")();"
+    + "await ("
+    + SETTLE
+    + ")();"
     + READS
     + """
   const W = innerWidth, H = innerHeight, bad = [];
@@ -162,8 +164,6 @@ FAULTS = (
 )
 
 
-
-
 async def faults(page, shot=None, name: str = "page") -> list[str]:
     """The faults of the page as it is now, at each of ``SIZES``; ``shot(size)`` gives a
     screenshot's path for a size, or None for none; a size with faults is saved as
@@ -181,7 +181,9 @@ async def faults(page, shot=None, name: str = "page") -> list[str]:
             found.append(f"{size['width']}x{size['height']}: {fault}")
         if seen:  # what the fault looks like, for whoever reads the failure
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            await page.screenshot(path=SCREENSHOTS / f"fault-{name}-{size['width']}x{size['height']}.png")
+            await page.screenshot(
+                path=SCREENSHOTS / f"fault-{name}-{size['width']}x{size['height']}.png"
+            )
         if shot is not None and (path := shot(size)) is not None:
             await page.screenshot(path=path)
     return found

@@ -398,7 +398,7 @@ function nameOf(seat, st) {
 // corners). Any table from 2 to 6 fits.
 function spot(rel, players) {
   // Three: the two others in the top corners, leaving the felt's middle to the trick.
-  if (players === 3 && rel) return { x: rel === 1 ? 1 : -1, y: -0.75 };
+  if (players === 3 && rel) return { x: rel === 1 ? 1 : -1, y: -1 };
   const angle = (2 * Math.PI * rel) / players;
   return { x: Math.sin(angle), y: Math.cos(angle) };
 }
@@ -460,9 +460,10 @@ function trickCards(st, before) {
       if (before && before.game === st.game) holdTrick(last, st);
     }
   }
-  // The trick just won stays while the next one is empty; once the next lead is played it
-  // gives way at once, so that the table never asks to follow a card it does not show.
-  if (held && held.game === st.game && (v.trick || []).length) held = null;
+  // The trick just won stays while the next one is empty; once the next lead is played (or
+  // the next deal is dealt) it gives way at once, so that the table never asks to follow a
+  // card it does not show.
+  if (held && (held.game !== st.game || held.deal !== v.deal || (v.trick || []).length)) held = null;
   if (held && held.game === st.game) return held.cards;
   const played = {};
   for (const t of v.trick || []) played[t.seat] = t.card;
@@ -472,7 +473,7 @@ function trickCards(st, before) {
 function holdTrick(last, st) {
   const cards = {};
   last.cards.forEach((c, i) => (cards[(last.leader + i) % st.players] = c));
-  const mine = (held = { game: st.game, cards, winner: last.seat });
+  const mine = (held = { game: st.game, deal: st.view.deal, cards, winner: last.seat });
   if (last.seat === st.seat) haptic("notification", "success");
   setTimeout(() => {
     if (held !== mine) return;
@@ -490,7 +491,7 @@ function holdTrick(last, st) {
 // of the player and the next seat above the others), and clear of the seats' tags. For two,
 // one column right of the deck; for three, the side cards low, under the side tags.
 const TRICK = {
-  2: [[0.5, 0.82], [0.5, -0.82]],
+  2: [[0.8, 0.82], [0.8, -0.82]],
   3: [[0, 0.9], [0.68, -0.3], [-0.68, -0.3]],
   4: [[0, 0.82], [0.78, 0], [0, -0.82], [-0.78, 0]],
 };
