@@ -24,7 +24,8 @@ READS = """
 const READS = (W, H) => {
   const bad = [];
   const box = (el) => el.getBoundingClientRect();
-  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const meet = (a, b) =>
+    a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const label = (el) => el.textContent.trim().replace(/\\s+/g, " ").slice(0, 50);
   const lines = (el) => {
     const tops = [];
@@ -34,11 +35,13 @@ const READS = (W, H) => {
       if (!node.textContent.trim()) continue;
       range.selectNodeContents(node);
       for (const r of range.getClientRects())
-        if (r.height && !tops.some((t) => Math.abs(t - r.bottom) < r.height / 2)) tops.push(r.bottom);
+        if (r.height && !tops.some((t) => Math.abs(t - r.bottom) < r.height / 2))
+          tops.push(r.bottom);
     }
     return tops.length;
   };
-  for (const el of document.querySelectorAll(".bar, .bar *, .notes, .notes *, .actions, .actions *")) {
+  const texts = ".bar, .bar *, .notes, .notes *, .actions, .actions *";
+  for (const el of document.querySelectorAll(texts)) {
     if (!el.getClientRects().length || el instanceof SVGElement) continue;
     const css = getComputedStyle(el);
     const hides = css.overflowX !== "visible" || css.overflowY !== "visible";
@@ -58,7 +61,8 @@ const READS = (W, H) => {
   const v = state.view;
   const seen = (el) => {
     const r = box(el);
-    if (r.width < 1 || r.left < -1 || r.right > W + 1 || r.top < -1 || r.bottom > H + 1) return false;
+    if (r.width < 1 || r.left < -1 || r.right > W + 1 || r.top < -1 || r.bottom > H + 1)
+      return false;
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return Boolean(hit && (el === hit || el.contains(hit)));
   };
@@ -73,28 +77,34 @@ const READS = (W, H) => {
   if (state.legal.length && v.trick && v.trick.length) {
     const drawn = onFelt.map((el) => el.dataset.code).sort().join();
     const lead = v.trick.map((t) => t.card).sort().join();
-    if (drawn !== lead) bad.push(`the hand follows ${lead} but the felt shows ${drawn || "nothing"}`);
+    if (drawn !== lead)
+      bad.push(`the hand follows ${lead} but the felt shows ${drawn || "nothing"}`);
   }
   for (const el of onFelt) {
     const r = box(el);
     for (const [fx, fy] of [[0.1, 0.08], [0.24, 0.08], [0.1, 0.2], [0.24, 0.2], [0.17, 0.3]]) {
       const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
       if (!hit || hit.closest(".card") !== el) {
-        bad.push(`the index of ${el.dataset.code} is covered by ${hit ? hit.className.baseVal ?? hit.className : "nothing"}`);
+        const by = hit ? hit.className.baseVal ?? hit.className : "nothing";
+        bad.push(`the index of ${el.dataset.code} is covered by ${by}`);
         break;
       }
     }
   }
   const drawnOnFelt = document.querySelectorAll(
-    ".felt .trick .card, .felt .centre :not(.ghost) > .card, .felt .centre .caption, .felt .centre .suit, .felt .centre .stock, .felt .centre .empty, .felt .shown figcaption",
+    ".felt .trick .card, .felt .centre :not(.ghost) > .card, .felt .centre .caption," +
+      ".felt .centre .suit, .felt .centre .stock, .felt .centre .empty, .felt .shown figcaption",
   );
   const tags = [...document.querySelectorAll(".felt .tag")];
   for (const tag of tags) {
     const t = box(tag);
     for (const el of drawnOnFelt) {
-      if (meet(t, box(el))) bad.push(`${el.dataset.code || label(el) || el.className} lies under the tag of seat ${tag.dataset.seat}`);
+      const what = el.dataset.code || label(el) || el.className;
+      if (meet(t, box(el))) bad.push(`${what} lies under the tag of seat ${tag.dataset.seat}`);
     }
-    for (const other of tags) if (other !== tag && meet(t, box(other))) bad.push(`the tags of seats ${tag.dataset.seat} and ${other.dataset.seat} overlap`);
+    for (const other of tags)
+      if (other !== tag && meet(t, box(other)))
+        bad.push(`the tags of seats ${tag.dataset.seat} and ${other.dataset.seat} overlap`);
   }
   return bad;
 };
