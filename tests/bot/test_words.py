@@ -92,7 +92,7 @@ def only_in_pattern(lang: str, other: str) -> re.Pattern:
 def test_the_catalogue_check_knows_words_of_each_language():
     """The check is not empty: it knows Italian-only and English-only words."""
     italian, english = only_in("it", "en"), only_in("en", "it")
-    assert "siedi" in italian and "mazziere" in italian and "scegli la tua mossa" in italian
+    assert "siediti" in italian and "mazziere" in italian and "scegli la tua mossa" in italian
     assert "points to win" in english and "last trick" in english
     assert not only_in_pattern("it", "en").search(fold("🪑 Take a seat · 2 players"))
     assert only_in_pattern("it", "en").search(fold("🪑 Take a seat · Mazziere: Anna"))

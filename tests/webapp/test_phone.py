@@ -41,7 +41,8 @@ def local_mode(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 def test_local_start_up_faults_are_one_line_and_exit_2(tmp_path):
     """A port taken, a port out of range, an unknown language: one line on stderr, exit 2,
-    and nothing said ready on stdout; ``--help`` lists every option."""
+    and nothing said ready on stdout; ``--help`` lists every option; a host name that does
+    not resolve says so."""
     taken = socket.create_server(("127.0.0.1", 0))
     try:
         port = str(taken.getsockname()[1])
@@ -57,6 +58,38 @@ def test_local_start_up_faults_are_one_line_and_exit_2(tmp_path):
     assert helped.returncode == 0
     for option in ("--port", "--lang", "--host"):
         assert option in helped.stdout
+    # A host name that does not resolve is said in words, not as the resolver's number.
+    unknown = local_mode("--host", "no-such-host.invalid", cwd=tmp_path)
+    assert unknown.returncode == 2 and "cannot be found" in unknown.stderr, unknown.stderr
+    assert "Unknown error" not in unknown.stderr
+
+
+def test_the_programs_help_says_each_mode_and_exits_0(tmp_path):
+    """``python -m bot --help``: the bot, ``--local`` and ``backup`` each said, exit 0; an
+    unknown argument is one line pointing to the help, exit 2."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBAPP_"))}
+    run = [sys.executable, "-m", "bot"]
+    done = subprocess.run(
+        [*run, "--help"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    for said in ("--local", "backup [--overwrite] PATH", "TELEGRAM_BOT_TOKEN", "DATABASE_PATH"):
+        assert said in done.stdout
+    wrong = subprocess.run(
+        [*run, "--nope"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1
+    assert "--help" in wrong.stderr
 
 
 @pytest.mark.asyncio(loop_scope="session")
