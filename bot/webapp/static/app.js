@@ -325,6 +325,14 @@ async function send(action) {
 
 // -- cards ---------------------------------------------------------------------------------------
 const COURT = "JQK";
+// A court card is a figure in its frame, not a bare letter: a crown for the king (re), a
+// tiara for the queen, a horseshoe for the cavallo, a plumed cap for the jack (fante).
+const FIGURE = {
+  K: '<path class="figure" d="M19 33 l3-10 5 6 3-8 3 8 5-6 3 10z"/>',
+  Q: '<path class="figure" d="M21 33 l2-7 4 4 3-6 3 6 4-4 2 7z"/><circle class="figure" cx="30" cy="19" r="2"/>',
+  J: '<path class="figure" d="M20 33 q10-14 20 0z"/><path class="figure" d="M37 26 q6-8 4-12 q-4 4-6 10z"/>',
+  cavallo: '<path class="figure" d="M23 34 v-7 a7 7 0 0 1 14 0 v7 h-3 v-7 a4 4 0 0 0 -8 0 v7z"/>',
+};
 
 function cardFace(code, st) {
   const r = code[0];
@@ -333,7 +341,8 @@ function cardFace(code, st) {
   const rank = esc(st.ranks[r] || r);
   const red = st.faces === "french" ? (s === "H" || s === "D" ? " red" : "") : ` it-${s}`;
   const middle = COURT.includes(r)
-    ? `<text x="30" y="55" class="court">${rank}</text><use href="${symbol}" x="21" y="60" width="18" height="18"/>`
+    ? `<rect x="13" y="15" width="34" height="58" rx="3" class="frame"/>${FIGURE[st.faces === "italian" && r === "Q" ? "cavallo" : r]}` +
+      `<text x="30" y="56" class="court">${rank}</text><use href="${symbol}" x="22" y="59" width="16" height="16"/>`
     : `<use href="${symbol}" x="14" y="28" width="32" height="32"/>`;
   return (
     `<svg viewBox="0 0 60 88" class="face${red}" aria-hidden="true">` +
