@@ -27,10 +27,15 @@ window.TelegramWebviewProxy = {postEvent: (type, data) => __events.push([type, J
 
 def local_mode(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     """``python -m bot --local ARGS``, stopped after a few seconds if it starts serving."""
+    return program("--local", *args, cwd=cwd)
+
+
+def program(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python -m bot ARGS`` with no Telegram settings, on a database in ``cwd``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBAPP_"))}
     env.update(PYTHONPATH=str(ROOT), DATABASE_PATH=str(cwd / "local.sqlite3"))
     return subprocess.run(
-        [sys.executable, "-m", "bot", "--local", *args],
+        [sys.executable, "-m", "bot", *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -67,27 +72,11 @@ def test_local_start_up_faults_are_one_line_and_exit_2(tmp_path):
 def test_the_programs_help_says_each_mode_and_exits_0(tmp_path):
     """``python -m bot --help``: the bot, ``--local`` and ``backup`` each said, exit 0; an
     unknown argument is one line pointing to the help, exit 2."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBAPP_"))}
-    run = [sys.executable, "-m", "bot"]
-    done = subprocess.run(
-        [*run, "--help"],
-        cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    done = program("--help", cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == ""
     for said in ("--local", "backup [--overwrite] PATH", "TELEGRAM_BOT_TOKEN", "DATABASE_PATH"):
         assert said in done.stdout
-    wrong = subprocess.run(
-        [*run, "--nope"],
-        cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    wrong = program("--nope", cwd=tmp_path)
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1
     assert "--help" in wrong.stderr
 
@@ -207,9 +196,7 @@ async def test_a_new_game_asks_before_it_cancels_the_open_one(browser, local):
     await page.click("#new-game")
     await page.click("#new-game-confirm")
     await page.click("#start")
-    await page.wait_for_function(
-        "old => state && state.game !== old", arg=game_id, timeout=10_000
-    )
+    await page.wait_for_function("old => state && state.game !== old", arg=game_id, timeout=10_000)
     assert (await local.svc.storage.get_game(game_id)).status == "cancelled"
     await context.close()
 
