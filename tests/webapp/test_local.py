@@ -63,6 +63,12 @@ async def close_result(page, shots: Shots, over: bool) -> None:
     """A result shows its outcome and buttons at every size; closing it shows the table."""
     first = not shots.taken & {"result", "over"}
     await check_fit(page, shots.at("over" if over else "result"), shots)
+    # The winner's 🏆 is drawn as a trophy on a French pack, never as the coppe suit.
+    marks = await page.eval_on_selector_all(
+        ".result .outcome use", "uses => uses.map((u) => u.getAttribute('href'))"
+    )
+    if over and await page.evaluate("state.faces") == "french":
+        assert "#mTrophy" in marks and "#iH" not in marks, marks
     if first and not over:  # Telegram's Back button closes it too
         await page.evaluate("Telegram.WebView.receiveEvent('back_button_pressed')")
     else:
