@@ -341,7 +341,7 @@ function cardFace(code, st) {
   const rank = esc(st.ranks[r] || r);
   const red = st.faces === "french" ? (s === "H" || s === "D" ? " red" : "") : ` it-${s}`;
   const middle = COURT.includes(r)
-    ? `<rect x="13" y="15" width="34" height="58" rx="3" class="frame"/>${FIGURE[st.faces === "italian" && r === "Q" ? "cavallo" : r]}` +
+    ? `<rect x="18" y="12" width="24" height="64" rx="3" class="frame"/>${FIGURE[st.faces === "italian" && r === "Q" ? "cavallo" : r]}` +
       `<text x="30" y="56" class="court">${rank}</text><use href="${symbol}" x="22" y="59" width="16" height="16"/>`
     : `<use href="${symbol}" x="14" y="28" width="32" height="32"/>`;
   return (
