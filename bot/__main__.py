@@ -1,6 +1,8 @@
 """``python -m bot``: long polling, or a webhook when ``WEBHOOK_URL`` is set;
-``python -m bot backup PATH``: a consistent copy of the live database;
-``python -m bot --local``: the web table on localhost, without Telegram.
+``python -m bot backup [--overwrite] PATH``: a consistent copy of the live database (an
+existing file is kept unless ``--overwrite``);
+``python -m bot --local``: the web table on localhost, without Telegram;
+``python -m bot --help``: what each of them does.
 
 Every start-up fault stops the program with one line on stderr and exit status 2, never a
 traceback: a missing or malformed setting, a database that cannot be used (a directory,
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import os
 import socket
@@ -38,6 +41,26 @@ log = logging.getLogger("bot")
 # Seconds between two attempts to reach the Bot API at start-up: doubled up to the cap.
 CONNECT_FIRST_WAIT = 1.0
 CONNECT_MAX_WAIT = 30.0
+
+
+HELP = """\
+usage: python -m bot                          run the Telegram bot
+       python -m bot --local [--host H] [--port P] [--lang L]
+                                              the web table on this computer, no Telegram
+       python -m bot backup [--overwrite] PATH
+                                              a consistent copy of the database
+       python -m bot --help                   this help
+
+Tavolata hosts Belòta, Briscola and Cirulla in Telegram groups.
+
+The bot reads its settings from the environment or from a .env file in the working
+directory: TELEGRAM_BOT_TOKEN (from @BotFather) is required, DATABASE_PATH defaults to
+data/bot.sqlite3; the README lists every setting. A fault at start-up (a missing or
+refused token, a database that cannot be used, a port that is taken) is said in one line,
+with exit status 2. Stop the bot with Ctrl-C (or SIGTERM): every move is already on disk.
+
+python -m bot --local --help and python -m bot backup --help say more of each.
+"""
 
 
 class StartupError(Exception):
@@ -108,8 +131,24 @@ def listen(settings: Settings) -> socket.socket | None:
     except OSError as exc:
         raise StartupError(
             f"webhook error: cannot listen on {settings.webhook_listen}:{settings.port}"
-            f" ({os.strerror(exc.errno) if exc.errno else exc})"
+            f" ({listen_fault(settings.webhook_listen, exc)})"
         ) from None
+
+
+def listen_fault(host: str, exc: OSError) -> str:
+    """Why an address cannot be listened on, in words: a host name that does not resolve is
+    said as such, not as the resolver's number ("Unknown error -2")."""
+    # The resolver's faults come with negative numbers (socket.create_server wraps them).
+    if isinstance(exc, socket.gaierror) or (exc.errno or 0) < 0:
+        said = (exc.strerror or "").split(" (while")[0] or "unknown"
+        return f"the host name {host!r} cannot be found: {said.lower()}"
+    if exc.errno == errno.EADDRINUSE:
+        return "the port is taken by another program"
+    if exc.errno == errno.EACCES:
+        return "permission denied: ports below 1024 need root"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"{host} is not an address of this computer"
+    return os.strerror(exc.errno) if exc.errno else str(exc)
 
 
 def run(settings: Settings, secret: str | None) -> None:
@@ -147,20 +186,28 @@ def run(settings: Settings, secret: str | None) -> None:
 
 
 def run_backup(argv: list[str]) -> int:
-    """``backup PATH``: copy the database named by ``DATABASE_PATH`` to PATH."""
-    if len(argv) != 1:
-        print("usage: python -m bot backup PATH", file=sys.stderr)
-        return 2
+    """``backup [--overwrite] PATH``: copy the database named by ``DATABASE_PATH`` to PATH (an
+    existing PATH is refused unless ``--overwrite``)."""
+    parser = OneLineParser(
+        prog="python -m bot backup",
+        description="A consistent copy of the database named by DATABASE_PATH"
+        " (default data/bot.sqlite3), made while the bot runs, and checked.",
+    )
+    parser.add_argument("path", metavar="PATH", help="the backup file to write")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace PATH if it exists (refused otherwise)"
+    )
+    args = parser.parse_args(argv)
     try:
         settings = read_settings(DatabaseSettings)
-        games = backup(settings.database_path, Path(argv[0]))
+        games = backup(settings.database_path, Path(args.path), overwrite=args.overwrite)
     except StartupError as exc:
         print(exc, file=sys.stderr)
         return 2
     except DatabaseUnusable as exc:
         print(f"backup error: {exc}", file=sys.stderr)
         return 2
-    print(f"backed up {settings.database_path} to {argv[0]} ({games} games)")
+    print(f"backed up {settings.database_path} to {args.path} ({games} games)")
     return 0
 
 
@@ -203,7 +250,12 @@ def run_local(argv: list[str]) -> int:
         description="The web table on this computer: one player against computer players,"
         " without Telegram.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="the address to serve on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to serve on (127.0.0.1: this computer only; 0.0.0.0: every network"
+        " this computer is on, to open the table from a phone on the same network)",
+    )
     parser.add_argument("--port", type=port_number, default=8080, help="the port to serve on")
     parser.add_argument(
         "--lang", default="it", choices=languages, help="the table's language (%(choices)s)"
@@ -225,9 +277,8 @@ def listen_local(host: str, port: int) -> socket.socket:
     try:
         return socket.create_server((host, port))
     except OSError as exc:
-        reason = os.strerror(exc.errno) if exc.errno else str(exc)
         raise StartupError(
-            f"local table error: cannot listen on {host}:{port} ({reason})"
+            f"local table error: cannot listen on {host}:{port} ({listen_fault(host, exc)})"
         ) from None
 
 
@@ -240,8 +291,14 @@ def main(argv: list[str] | None = None) -> int:
         return run_backup(argv[1:])
     if argv[:1] == ["--local"]:
         return run_local(argv[1:])
+    if argv[:1] in (["--help"], ["-h"]):
+        print(HELP, end="")
+        return 0
     if argv:
-        print("usage: python -m bot [backup PATH | --local [--help]]", file=sys.stderr)
+        print(
+            f"python -m bot: unknown argument {argv[0]!r} (see python -m bot --help)",
+            file=sys.stderr,
+        )
         return 2
     try:
         settings = read_settings()

@@ -1,5 +1,9 @@
 """A terminal table for trying the rules without Telegram: you at seat 0, computer players around.
 
+A developer's tool: it speaks the engine's own words (action codes, seat numbers, the view's
+keys), in English only, with no dependency outside the engine. Players use the web table,
+``python -m bot --local``, which names the cards as the bot does, in Italian or English.
+
     python -m engine play briscola [--players N] [--level easy|normal|hard] [--seed S]
                                    [--rule NAME=VALUE ...]
 
@@ -174,16 +178,20 @@ def main(
     table.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     table.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS)
     args = parser.parse_args(argv)
-    return play_table(
-        args.game,
-        args.players,
-        args.level,
-        args.seed,
-        parse_rules(args.rule),
-        stdin,
-        out,
-        args.budget_ms,
-    )
+    try:
+        return play_table(
+            args.game,
+            args.players,
+            args.level,
+            args.seed,
+            parse_rules(args.rule),
+            stdin,
+            out,
+            args.budget_ms,
+        )
+    except KeyboardInterrupt:  # Ctrl-C leaves the table as "quit" does, without a traceback
+        out.write("\nleft the table\n")
+        return 130
 
 
 if __name__ == "__main__":

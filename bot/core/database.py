@@ -50,16 +50,23 @@ def check_path(path: Path) -> None:
         ) from None
 
 
-def backup(database: Path, target: Path) -> int:
+def backup(database: Path, target: Path, *, overwrite: bool = False) -> int:
     """Copy the database at ``database`` to ``target`` while the bot may be running, with
     SQLite's online backup: one read transaction, so the copy is one consistent moment of the
     database, and the bot's writes go on meanwhile. The copy is checked, synced and renamed
-    into place (an existing ``target`` is replaced only by a complete copy). Returns the number
-    of games in the copy. Raise DatabaseUnusable when either file cannot be used."""
+    into place. An existing ``target`` is refused unless ``overwrite`` (then it is replaced
+    only by a complete copy). Returns the number of games in the copy. Raise
+    DatabaseUnusable when either file cannot be used, or ``target`` exists."""
     if not database.is_file():
         raise DatabaseUnusable(f"{database} does not exist: there is nothing to back up")
     if target.is_dir():
         raise DatabaseUnusable(f"{target} is a directory; name the backup file")
+    if target.exists() and not overwrite:
+        raise DatabaseUnusable(
+            f"{target} already exists: name another file, or add --overwrite to replace it"
+        )
+    if target.resolve() == database.resolve():
+        raise DatabaseUnusable(f"{target} is the database itself; name another file")
     check_path(target)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)

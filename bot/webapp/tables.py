@@ -20,16 +20,21 @@ from typing import Any
 from bot.core.live import LiveGame
 from bot.core.services import Services
 from bot.games import ui_for
+from bot.games.base import FRENCH_SUIT_SYMBOLS
 from bot.table import play, screens
 
 RANKS = "A23456789TJQK"
 
 
-def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any]) -> set[str]:
-    """The table message's lines that the page draws as cards instead (trump, stock, trick,
-    the cards on the table): left out of the page's notes."""
+def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any], last: Any) -> set[str]:
+    """The table message's lines that the page draws instead (trump, stock, trick, the last
+    trick, the cards on the table; in Belòta the dealer, the bids and the contract, on the
+    seats' tags): left out of the page's notes, so that the notes keep to what the felt does
+    not say."""
     kind = ui.kind
     drawn: set[str] = set()
+    if kind in ("briscola", "belota"):
+        drawn.update(ui.trick_log(ctx, view, last, f"{kind}-trick", f"{kind}-last-trick"))
     if kind == "briscola":
         drawn.add(ui._trump_line(ctx, view))
         drawn.add(ctx.t("briscola-stock", count=view["stock"]))
@@ -37,8 +42,11 @@ def _drawn_lines(ui: Any, ctx: Any, view: dict[str, Any]) -> set[str]:
     elif kind == "cirulla":
         drawn.add(ui._table_cards(ctx, view))
     elif kind == "belota":
+        drawn.add(ctx.t("belota-dealer", player=ctx.name(view["dealer"])))  # the tag's chip
         if view["phase"] == "bidding":
             drawn.add(ctx.t("belota-turned", card=ctx.card(view["turned"])))
+        drawn.add(ui._bids_line(ctx, view) or "")  # each bid is on its seat's tag
+        drawn.add(ui._contract_line(ctx, view) or "")  # the trump's corner, the declarer's tag
         drawn.update(ui._trick_lines(ctx, view))
         if view.get("bergere"):
             drawn.add(ctx.t("belota-bergere", card=ctx.card(view["bergere"])))
@@ -61,6 +69,39 @@ def shown_cards(ctx: Any, view: dict[str, Any]) -> list[dict[str, str]]:
     return shown
 
 
+def seat_words(ui: Any, ctx: Any, view: dict[str, Any]) -> list[str]:
+    """What each seat said this deal, for its tag (Belòta): its latest bid while the bidding
+    lasts ("passa", "manda ♥"), then the bids that stand (the declarer's, a contru) and the names of
+    the seat's declarations ("térsa"); told to the player of the seat as to them ("passi")."""
+    contract = view["contract"] if view["phase"] != "bidding" else None
+    bids: list[list[str]] = [[] for _ in range(view["players"])]
+    for seat, bid in view["bids"]:
+        bids[seat].append(bid)
+    if contract is None:
+        bids = [said[-1:] for said in bids]  # while bidding, the latest word of each seat
+    else:
+        for seat, said in enumerate(bids):
+            made = [b for b in said if b not in ("pass", "contru")]
+            kept = made[-1:] if seat == contract["declarer"] else []
+            bids[seat] = kept + (["contru"] if "contru" in said else [])
+    declared = view.get("declarations") or [[] for _ in bids]
+    words = []
+    for seat, said in enumerate(bids):
+        line = [_bid_word(ctx, view, bid, ctx.person_of([seat])) for bid in said]
+        line += [ui.declaration_name(ctx, d) for d in declared[seat]]
+        words.append(", ".join(line))
+    return words
+
+
+def _bid_word(ctx: Any, view: dict[str, Any], bid: str, person: str) -> str:
+    """A bid as a seat's tag says it: "passa", "manda ♥" (the turned suit or another, as the
+    source's "mandare" covers both), "sensa", "contru"."""
+    if bid.startswith("trump:") or bid == "take":
+        suit = bid[6] if bid != "take" else view["turned"][1]
+        return ctx.t("webapp-said-take", person=person, suit=FRENCH_SUIT_SYMBOLS[suit])
+    return ctx.t(f"webapp-said-{bid}", person=person)
+
+
 def rank_labels(ctx: Any) -> dict[str, str]:
     """How each rank is written on this game's cards (``T`` is ``10``): the labels the bot
     writes, less the suit they share."""
@@ -74,17 +115,22 @@ def rank_labels(ctx: Any) -> dict[str, str]:
 
 def _in_lang(live: LiveGame, lang: str, svc: Services) -> LiveGame:
     """The same game with its texts in ``lang`` (screens draw in the game's language), its
-    computer players under short names (a phone's seat has room for "Computer 3"; the page
-    says their level once)."""
+    computer players under short names (a phone's seat has room for "Computer 3", and a lone
+    one is "Computer"; the page says their level once)."""
     other = copy.copy(live)
+    alone = sum(1 for s in live.row.seats if s.computer) == 1
     seats = [
-        dataclasses.replace(s, name=svc.tr.get(lang, "webapp-computer", number=s.seat + 1))
-        if s.computer
-        else s
+        dataclasses.replace(s, name=_computer_name(svc, lang, s.seat, alone)) if s.computer else s
         for s in live.row.seats
     ]
     other.row = dataclasses.replace(live.row, lang=lang, seats=seats)
     return other
+
+
+def _computer_name(svc: Services, lang: str, seat: int, alone: bool) -> str:
+    if alone:
+        return svc.tr.get(lang, "webapp-computer-alone")
+    return svc.tr.get(lang, "webapp-computer", number=seat + 1)
 
 
 def _levels(svc: Services, live: LiveGame, lang: str) -> str | None:
@@ -111,7 +157,7 @@ def public_state(
     shown = _in_lang(live, lang, svc)
     ctx = screens.make_ctx(svc.tr, lang, shown, me)
     public = game.view(None)
-    drawn = _drawn_lines(ui, ctx, public)
+    drawn = _drawn_lines(ui, ctx, public, live.last_events)
     if row.status == "cancelled":
         turn = ctx.t("table-cancelled")
     elif game.is_over:
@@ -136,6 +182,7 @@ def public_state(
         "score": ui.scores_line(ctx, public),
         "notes": [n for n in ui.table_lines(ctx, public, live.last_events) if n not in drawn],
         "shown": shown_cards(ctx, public),
+        "said": seat_words(ui, ctx, public) if row.kind == "belota" else [],
         "result": result,
     }
 

@@ -167,7 +167,7 @@ belota-last-trick = { $person ->
    *[third] { $winner } took: { $cards } ({ $points } points)
 }
 belota-litigiu-pending = Litigiu: { $points } points frozen for whoever wins the next hand
-belota-scores = Match, a partìa (first to { NUMBER($target, useGrouping: 0) }): { $scores }
+belota-scores = Points (first to { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa (three in a row)
 belota-decl-cincanta = çincànta (four in a row)
 belota-decl-centu = çéntu (five in a row)
@@ -184,7 +184,7 @@ belota-item = { $item } { $points }
 belota-item-multiplied = { $item } { $base } → { $points }
 belota-item-cards = cards
 belota-item-last-trick = last trick
-belota-item-capotto = capotto (all tricks)
+belota-item-capotto = cappotto (every trick)
 belota-item-declarations = declarations
 belota-item-belota = belòta
 belota-result-made = The contract is made: each team scores its own points.

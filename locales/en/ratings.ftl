@@ -45,7 +45,7 @@ ratings-stat-partner-value = { $name } ({ $games ->
 })
 ratings-stat-scope = Scopas
 ratings-stat-buone = Buone
-ratings-stat-capotti = Capotti
+ratings-stat-capotti = Capots (every trick)
 ratings-stat-contracts = Contracts made
 ratings-stat-contracts-value = { $made } of { $taken }
 ratings-stat-points = Average points

@@ -4,8 +4,12 @@ webapp-title = Tavolata
 webapp-offline = Connection lost: retrying…
 webapp-no-game = You have no seat in a game in progress. Open a table in the group with /new.
 webapp-new-game = New game
+# "New game" while a game is open: another one cancels it
+webapp-new-game-ask = A game is in progress: starting another one cancels it.
+webapp-new-game-other = Choose another game
+webapp-back-to-game = Back to the game
 webapp-play = Deal!
-webapp-level = Computer
+webapp-level = Level
 webapp-game = Game
 webapp-stock = Stock
 webapp-last-trick = Last trick
@@ -21,7 +25,7 @@ webapp-cancel = Cancel
 webapp-close = Close
 webapp-you = You
 webapp-dealer = Dealer
-webapp-cards = taken
+webapp-cards = cards
 webapp-table-empty = Empty table
 webapp-again = Another one!
 webapp-your-turn = Your turn
@@ -35,16 +39,27 @@ webapp-atu = Trump
 webapp-no-trump = No trump
 webapp-result = Result
 webapp-confirm = Confirm:
+# What a seat said this deal, on its tag (Belòta)
+webapp-said-pass = { $person ->
+    [second] pass
+   *[third] passes
+}
+webapp-said-take = { $person ->
+    [second] take { $suit }
+   *[third] takes { $suit }
+}
+webapp-said-sensa = sensa
+webapp-said-contru = contru
 # What a bid means, under its button
 webapp-help-pass = you do not take
 webapp-help-take = the turned suit is trump
-webapp-help-trump = this suit is trump
 webapp-help-sensa = no trump, points ×2
 webapp-help-contru = against the sensa, points ×3
 webapp-help-declare = your declarations, with your first card
 webapp-help-knock = you declare your buona
 # A computer player's short name on the table (its level is said once, in the header)
 webapp-computer = Computer { $number }
+webapp-computer-alone = Computer
 webapp-local-table = Local table
 # The button on the hand message and the link on the group's table that open the Mini App
 btn-webapp = 🎴 Table

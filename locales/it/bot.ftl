@@ -60,13 +60,13 @@ lobby-team = Squadra { $team }: { $a }, { $b }
 lobby-players = Giocatori: { $players }
 lobby-rules = Regole della casa: { $rules }
 lobby-rules-standard = Regole standard.
-lobby-how-to-join = Premi «Siedi» per giocare: le carte arrivano in privato, quindi serve la chat con me (il bottone la apre, poi premi Avvia).
+lobby-how-to-join = Premi «Siediti» per giocare: le carte arrivano in privato, quindi serve la chat con me (il bottone la apre, poi premi Avvia).
 lobby-full = Il tavolo è al completo: si può cominciare!
 lobby-no-game = Nuova partita
 lobby-cancelled = 🃏 { $title }: partita annullata.
 
-btn-join = 🪑 Siedi
-btn-join-team = 🪑 Siedi in squadra { $team }
+btn-join = 🪑 Siediti
+btn-join-team = 🪑 Siediti in squadra { $team }
 btn-leave = 🚶 Alzati
 btn-rules = ⚙️ Regole
 btn-rules-done = ✅ Fatto
@@ -152,7 +152,7 @@ alert-flood = Troppi tocchi tutti insieme: riprova tra qualche secondo.
 
 ## Private chat
 start-welcome = Ciao! Sono { -bot-name }: ospito partite a Briscola, Cirulla e Belòta nei gruppi.
-    Aggiungimi a un gruppo e scrivi /nuova per aprire un tavolo; chi vuole giocare preme «Siedi».
+    Aggiungimi a un gruppo e scrivi /nuova per aprire un tavolo; chi vuole giocare preme «Siediti».
     Qui in privato ti mando le tue carte e i bottoni per giocare. /mano le rimanda.
 start-group = Scrivimi in privato (@{ $bot }) per vedere le tue carte; qui nel gruppo usa /nuova.
 start-join-closed = Quel tavolo non accetta più giocatori.

@@ -29,8 +29,8 @@ briscola-stock = { $count ->
 }
 briscola-trick = In tavola: { $cards }
 briscola-last-trick = { $person ->
-    [second] Mano presa da te: { $cards } ({ $points } punti)
-   *[third] Mano presa da { $winner }: { $cards } ({ $points } punti)
+    [second] La mano (la presa) è tua: { $cards } ({ $points } punti)
+   *[third] La mano (la presa) va a { $winner }: { $cards } ({ $points } punti)
 }
 briscola-points = Punti: { $points }
 briscola-partner-hand = Carte del compagno: { $cards }
@@ -67,7 +67,7 @@ action-briscola-peek = 👀 Guarda le carte del compagno
 
 rule-briscola-raggi = Raggi per vincere
 rule-briscola-partner_peek = Occhiata al compagno
-rule-briscola-silent_end = Ultime tre mani in silenzio
+rule-briscola-silent_end = Ultime tre mani (prese) in silenzio
 rule-briscola-show_points = Punti in vista
 
 illegal-peek-used = Hai già dato l'occhiata alle carte del compagno.
@@ -82,9 +82,9 @@ belota-dealer = { $person ->
 belota-turned = Carta girata (zirà): { $card }
 belota-stage-first = Primo giro: si manda il seme girato, si manda sensa o si passa.
 belota-stage-second = Secondo giro: si sceglie un altro atù, si manda sensa o si passa.
-belota-stage-overturn = Chi vuole può mandà sensa, ribaltando l'atù (punti doppi).
-belota-stage-contru = Gli avversari possono mandà contru (punti tripli).
-belota-stage-contru-one = L'avversario può mandà contru (punti tripli).
+belota-stage-overturn = Chi vuole può mandare sensa (mandà sensa), ribaltando l'atù: punti doppi.
+belota-stage-contru = Gli avversari possono mandare contru (mandà contru): punti tripli.
+belota-stage-contru-one = L'avversario può mandare contru (mandà contru): punti tripli.
 belota-bergere = Ultima carta del mazzo, in vista (la bergère): { $card }
 belota-face-up = Carta girata, fuori gioco: { $card }
 belota-face-up-exchanged = { $person ->
@@ -120,9 +120,9 @@ belota-bid-sensa = Sensa (×2)
 belota-bid-contru = Contru (×3)
 belota-bid-declare = 📣 Accuso (l'acüsu)
 belota-contract-trump = { $person ->
-    [second] Atù (l'atù): { $suit }, mandato da te
-    [second-plural] Atù (l'atù): { $suit }, mandato da { $taker }, il tuo compagno
-   *[third] Atù (l'atù): { $suit }, mandato da { $taker } ({ $team })
+    [second] Atù: { $suit }, mandato da te
+    [second-plural] Atù: { $suit }, mandato da { $taker }, il tuo compagno
+   *[third] Atù: { $suit }, mandato da { $taker } ({ $team })
 }
 belota-contract-sensa = { $person ->
     [second] Sensa, mandata da te: punti doppi
@@ -135,8 +135,8 @@ belota-contract-contru = { $person ->
    *[third] Sensa di { $declarer } ({ $team }) con il contru: punti tripli
 }
 belota-contract-trump-solo = { $person ->
-    [second] Atù (l'atù): { $suit }, mandato da te
-   *[third] Atù (l'atù): { $suit }, mandato da { $taker }
+    [second] Atù: { $suit }, mandato da te
+   *[third] Atù: { $suit }, mandato da { $taker }
 }
 belota-contract-sensa-solo = { $person ->
     [second] Sensa, mandata da te: punti doppi
@@ -167,8 +167,8 @@ belota-last-trick = { $person ->
     [second] Presa tua: { $cards } ({ $points } punti)
    *[third] Presa di { $winner }: { $cards } ({ $points } punti)
 }
-belota-litigiu-pending = Litigiu: { $points } punti in sospeso per chi vince la prossima mano
-belota-scores = Partita, a partìa (si vince a { NUMBER($target, useGrouping: 0) }): { $scores }
+belota-litigiu-pending = Litigiu: { $points } punti in sospeso per chi vince la prossima mano (smazzata)
+belota-scores = Punti (si vince a { NUMBER($target, useGrouping: 0) }): { $scores }
 belota-decl-tersa = térsa
 belota-decl-cincanta = çincànta
 belota-decl-centu = çéntu
@@ -178,8 +178,8 @@ belota-decl-carre = { $rank ->
     [9] carré de catòrze
    *[other] carré
 }
-belota-annulled = 🔄 Mano { $deal }: tutti passano due volte, la mano è annullata e si ridà.
-belota-sheet-title = 🧮 <b>Mano { $deal }: si marca</b>
+belota-annulled = 🔄 Mano { $deal } (smazzata): tutti passano due volte, la mano è annullata e si ridà.
+belota-sheet-title = 🧮 <b>Mano { $deal } (smazzata): si marca</b>
 belota-sheet-team = { $team }: { $items } = <b>{ $total }</b>
 belota-item = { $item } { $points }
 belota-item-multiplied = { $item } { $base } → { $points }
@@ -367,8 +367,8 @@ illegal-knock-not-in-use = A questo tavolo le buone si chiamano da sole.
 
 ## Briscola's sayings (Emilian, from the source)
 briscola-saying-futu = { $person ->
-    [second] «Chi fa dù armàgn futù»: due punti alla prima mano, perderai il raggio!
-   *[third] «Chi fa dù armàgn futù»: due punti alla prima mano, { $player } perderà il raggio!
+    [second] «Chi fa dù armàgn futù»: due punti alla prima mano (presa), perderai il raggio!
+   *[third] «Chi fa dù armàgn futù»: due punti alla prima mano (presa), { $player } perderà il raggio!
 }
 briscola-saying-nada = { $person ->
     [second] «Questa ché l'è nada un dé prìma»: prendi con una briscola appena più alta.

@@ -45,7 +45,7 @@ ratings-stat-partner-value = { $name } ({ $games ->
 })
 ratings-stat-scope = Scope
 ratings-stat-buone = Buone
-ratings-stat-capotti = Capotti
+ratings-stat-capotti = Cappotti
 ratings-stat-contracts = Contratti fatti
 ratings-stat-contracts-value = { $made } su { $taken }
 ratings-stat-points = Punti medi

@@ -5,4 +5,4 @@ result-ratings-title = 📈 Punteggi nel gruppo:
 result-rating-change = { $player }: { NUMBER($before, useGrouping: 0) } → { NUMBER($after, useGrouping: 0) } ({ $delta })
 
 command-classifica = la classifica del gruppo (in privato: quella generale)
-command-stats = le tue statistiche (o di chi hai risposto)
+command-stats = le tue statistiche (o quelle della persona a cui rispondi)

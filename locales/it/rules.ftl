@@ -23,7 +23,7 @@ rules-summary-briscola =
     • Prende la briscola più alta; se non ci sono briscole, la carta più alta del seme giocato per primo. Chi prende pesca per primo, poi pescano gli altri, e gioca per primo la mano dopo. Finito il mazzo si giocano le ultime tre carte.
     • Ordine di presa: asso, tre, re, cavallo, fante, 7, 6, 5, 4, 2. Sulle carte del bot: F fante, C cavallo, R re.
     • Punti: asso 11, tre 10, re 4, cavallo 3, fante 2, le altre carte niente: 120 in tutto.
-    • Ogni giro di carte è una <i>mano</i>; le 40 carte fanno la <i>partita</i>, che vince chi fa almeno 61 punti; 60 a 60 è pari. In tre vince chi fa più punti. Se si gioca a più partite, ognuna è un <i>raggio</i>.
+    • Ogni giro di carte è una <i>mano</i> (una presa); le 40 carte fanno la <i>partita</i>, che vince chi fa almeno 61 punti; 60 a 60 è pari. In tre vince chi fa più punti. Se si gioca a più partite, ognuna è un <i>raggio</i>.
 
 rules-summary-cirulla =
     <b>Cirulla</b> (ciappachinze)
@@ -40,14 +40,14 @@ rules-summary-belota =
     <b>Belòta</b> (la belote di Ventimiglia)
     Mazzo di 32 carte francesi, dal 7 all’asso (fante J, donna Q, re K); in 4, a coppie, con il compagno di fronte; oppure in 2 o in 3, ognuno per sé.
 
-    • Il mazziere (u massé) dà 3 e poi 2 carte a testa, cominciando da destra; la 21ª carta si gira (zirà) e propone l’atout.
-    • Primo giro: si accetta il seme girato (mandà), si dichiara sensa (senza atout) o si passa. Secondo giro: si può nominare un altro seme. Se tutti passano due volte, si ridà. Fissato l’atout, gli altri possono ancora dire sensa (punti doppi), e alla sensa gli avversari possono rispondere contru (punti tripli). Poi si servono le altre carte, fino a 8 a testa.
-    • Si deve rispondere al seme. Chi non può deve giocare atout, superando se può quello in tavola, a meno che la presa sia già del compagno. Quando esce atout si deve sempre superare.
-    • Atout: fante (valé) 20, nove (catòrze) 14, asso 11, dieci (manéglia) 10, re 4, donna 3, 8 e 7 niente. Altri semi e sensa: asso 11, dieci 10, re 4, donna 3, fante 2. Ultima presa 10; tutte le prese (cappotto) 100.
-    • Accusi, con la prima carta: térsa 20, çincànta 50, çéntu 100, carré 100 (di nove 150, di fanti 200), cuřù. Conta solo la coppia con l’accuso migliore. La belòta (re e donna d’atout) vale 20 e non si annulla mai.
-    • La coppia che ha fissato il gioco deve fare più punti degli avversari; a parità è <i>litigiu</i>: i punti in sospeso vanno a chi vince la mano dopo. Vince la prima coppia che arriva al traguardo.
+    • Il mazziere (u massé) dà 3 e poi 2 carte a testa, cominciando da destra; la 21ª carta si gira (zirà) e propone l’atù.
+    • Primo giro: si accetta il seme girato (mandà), si dichiara sensa (senza atù) o si passa. Secondo giro: si può nominare un altro seme. Se tutti passano due volte, si ridà. Fissato l’atù, gli altri possono ancora dire sensa (punti doppi), e alla sensa gli avversari possono rispondere contru (punti tripli). Poi si servono le altre carte, fino a 8 a testa.
+    • Si deve rispondere al seme. Chi non può deve giocare atù, superando se può quello in tavola, a meno che la presa sia già del compagno. Quando esce atù si deve sempre superare.
+    • Atù: fante (valé) 20, nove (catòrze) 14, asso 11, dieci (manéglia) 10, re 4, donna 3, 8 e 7 niente. Altri semi e sensa: asso 11, dieci 10, re 4, donna 3, fante 2. Ultima presa 10; tutte le prese (cappotto) 100.
+    • Accusi, con la prima carta: térsa 20, çincànta 50, çéntu 100, carré 100 (di nove 150, di fanti 200), cuřù. Conta solo la coppia con l’accuso migliore. La belòta (re e donna d’atù) vale 20 e non si annulla mai.
+    • La coppia che ha fissato il gioco deve fare più punti degli avversari; a parità è <i>litigiu</i>: i punti in sospeso vanno a chi vince la mano (smazzata) dopo. Vince la prima coppia che arriva al traguardo.
 
-    • <b>In due o in tre</b> ognuno per sé: 3 e 3 carte a testa, poi si gira la seguente; chi manda la prende con altre 2, gli altri ne ricevono 3: 9 carte a testa. L’ultima carta del mazzo si mostra a tutti (la bergère). Senza compagno, chi non risponde al seme deve giocare atout se ne ha. L’accuso migliore vale solo per chi lo ha. In tre chi manda deve superare ciascun avversario; se va dentro, i suoi punti vanno all’avversario che ne ha di più.
+    • <b>In due o in tre</b> ognuno per sé: 3 e 3 carte a testa, poi si gira la seguente; chi manda la prende con altre 2, gli altri ne ricevono 3: 9 carte a testa. L’ultima carta del mazzo si mostra a tutti (la bergère). Senza compagno, chi non risponde al seme deve giocare atù se ne ha. L’accuso migliore vale solo per chi lo ha. In tre chi manda deve superare ciascun avversario; se va dentro, i suoi punti vanno all’avversario che ne ha di più.
 
 rules-briscola-raggi = <b>Raggi</b>: { $value ->
     [1] uno, si gioca una partita sola
@@ -133,7 +133,7 @@ rules-belota-multiply-declarations = <b>Accusi in sensa e contru</b>: { $value -
    *[off] al loro valore normale
  }
 rules-belota-carta-girata = <b>Carta girata, in due e in tre</b>: { $choice ->
-    [vtable] resta scoperta in tavola, fuori gioco, e tutti ricevono 3 carte; prima della prima carta chi ha il 7 d’atout può scambiarlo con lei, se è d’atout
+    [vtable] resta scoperta in tavola, fuori gioco, e tutti ricevono 3 carte; prima della prima carta chi ha il 7 d’atù può scambiarlo con lei, se è d’atù
    *[vtaker] la prende chi manda, con altre 2 carte
  }
 rules-belota-mazzo-3 = <b>Mazzo in tre</b>: { $value ->

@@ -51,3 +51,17 @@ def test_events_and_values_read_plainly():
     assert show(["AH", "3S"]) == "AH 3S"
     assert show([{"seat": 1, "card": "KS"}]) == "[1:KS]"
     assert show(None) == "-" and show(True) == "yes"
+
+
+class Interrupted(io.StringIO):
+    """Standard input on which the person presses Ctrl-C at the first prompt."""
+
+    def readline(self, *args) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_leaves_the_table_quietly():
+    """Ctrl-C at the prompt leaves as "quit" does, with exit status 130 and no traceback."""
+    out = io.StringIO()
+    assert main(["play", "cirulla", "--seed", "2"], Interrupted(), out) == 130
+    assert out.getvalue().endswith("left the table\n")

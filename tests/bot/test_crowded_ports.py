@@ -11,6 +11,7 @@ import socket
 import time
 from pathlib import Path
 
+from bot.core.openfiles import raise_open_file_limit
 from tests.bot.test_process import (
     free_port,
     post_update,
@@ -36,6 +37,9 @@ ANSWER_BOUND = 2.0
 def crowd(port: int) -> list[socket.socket]:
     """Open ``ATTACKERS`` connections to the port: half silent, half with a request head that
     never ends. Returns once every connection has been made (or refused by the server)."""
+    # The crowd's sockets are this process's open files: past the usual soft limit of 1,024
+    # (a new user's on Debian), up to the hard one, as the bot itself does at start-up.
+    assert raise_open_file_limit() > ATTACKERS + 100, "the hard open-file limit is too low"
     sockets = []
     for _ in range(ATTACKERS):
         s = socket.socket()

@@ -303,7 +303,7 @@ def test_a_webhook_port_already_taken_stops_the_start_with_one_line(tmp_path):
         )
     assert status == 2, err
     assert err.strip().splitlines() == [
-        f"webhook error: cannot listen on 127.0.0.1:{port} (Address already in use)"
+        f"webhook error: cannot listen on 127.0.0.1:{port} (the port is taken by another program)"
     ], err
 
 
@@ -496,7 +496,8 @@ def test_webhook_without_a_secret_generates_one_keeps_it_and_refuses_updates_wit
 
 def test_backup_copies_the_live_database_and_the_copy_restores(polling, tmp_path):
     """``python -m bot backup PATH`` while the bot runs: a consistent copy with the games in
-    it; the bot started on the copy (the README's restore) knows the lobby."""
+    it, an existing file refused unless ``--overwrite``; the bot started on the copy (the
+    README's restore) knows the lobby."""
     fake = polling.fake
     alice = fake.add_user("Alice", language_code="it")
     bob = fake.add_user("Bob", language_code="it")
@@ -505,6 +506,14 @@ def test_backup_copies_the_live_database_and_the_copy_restores(polling, tmp_path
     lobby = open_lobby(fake, alice, bob, group)
     copy_path.parent.mkdir()
     status, err = run_to_exit(polling.folder, fake, polling.base_url, "backup", str(copy_path))
+    assert status == 0, err
+    # An existing backup is kept unless told: a second one to the same file is refused.
+    kept = copy_path.read_bytes()
+    status, err = run_to_exit(polling.folder, fake, polling.base_url, "backup", str(copy_path))
+    assert status == 2 and "already exists" in err and "--overwrite" in err, err
+    assert copy_path.read_bytes() == kept
+    args = ("backup", "--overwrite", str(copy_path))
+    status, err = run_to_exit(polling.folder, fake, polling.base_url, *args)
     assert status == 0, err
     restored = tmp_path / "restored"
     restored.mkdir()

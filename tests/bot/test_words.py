@@ -92,7 +92,7 @@ def only_in_pattern(lang: str, other: str) -> re.Pattern:
 def test_the_catalogue_check_knows_words_of_each_language():
     """The check is not empty: it knows Italian-only and English-only words."""
     italian, english = only_in("it", "en"), only_in("en", "it")
-    assert "siedi" in italian and "mazziere" in italian and "scegli la tua mossa" in italian
+    assert "siediti" in italian and "mazziere" in italian and "scegli la tua mossa" in italian
     assert "points to win" in english and "last trick" in english
     assert not only_in_pattern("it", "en").search(fold("🪑 Take a seat · 2 players"))
     assert only_in_pattern("it", "en").search(fold("🪑 Take a seat · Mazziere: Anna"))
@@ -195,7 +195,7 @@ WHOLE_GAMES = [("briscola", 2), ("cirulla", 2), ("belota", 4), ("belota", 3), ("
 # Group messages (table, results) and the players' private hand messages, per language.
 TERMS = {
     ("briscola", "it"): (
-        ["Mano presa da", "Fine della partita"],
+        ["La mano (la presa)", "Fine della partita"],
         ["smazzata", "· mano", "Fine della mano"],
     ),
     ("briscola", "en"): (["took", "End of the deal"], ["hand 1", "round"]),
@@ -205,10 +205,10 @@ TERMS = {
     ),
     ("cirulla", "en"): (["· deal 1", "round 1 of", "End of deal 1"], ["· hand", "trick"]),
     ("belota", "it"): (
-        ["· mano 1", "Mano 1: si marca", "Partita, a partìa"],
-        ["smazzata", "raggio"],
+        ["· mano 1", "Mano 1 (smazzata): si marca", "Punti (si vince a"],
+        ["raggio", "Partita, a partìa", "mandà sensa,"],
     ),
-    ("belota", "en"): (["· hand 1", "Hand 1: the score", "Match, a partìa"], ["· deal", "raggio"]),
+    ("belota", "en"): (["· hand 1", "Hand 1: the score", "Points (first to"], ["· deal", "raggio"]),
 }
 
 
@@ -325,3 +325,70 @@ async def test_nuova_regole_classifica_read_a_game_name_alike(make_table, fake, 
         game = TR.get("it", f"game-{kind}")
         assert rules.startswith(game) and "Non conosco" not in board
         assert game in lobby and "Non conosco" not in lobby
+
+
+# -- dialect beside Italian -------------------------------------------------------------------
+
+
+@cache
+def dialect_verbs() -> frozenset[str]:
+    """The glossary's dialect verbs: its terms whose Italian meaning opens with an infinitive
+    ("mandà": "mandare - accettare il gioco proposto..."), as the source writes them."""
+    verbs = set()
+    for entry in default_glossary():
+        first = re.split(r"[ ,]", entry.meaning_it)[0].lower()
+        infinitive = re.fullmatch(r"\w+(are|ere|ire|rre)", first) and not first.endswith("iere")
+        if entry.kind == "term" and entry.dialect != "it" and infinitive:
+            verbs.add(entry.term)
+    return frozenset(verbs)
+
+
+def beside(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands beside the sentence rather than in it: between
+    parentheses, or quoted («», “”, "")."""
+    before, after = text[:start], text[end:]
+    if before.count("(") > before.count(")") and ")" in after:
+        return True
+    if before.count("«") > before.count("»") and "»" in after:
+        return True
+    if before.count("“") > before.count("”") and "”" in after:
+        return True
+    return before.count('"') % 2 == 1 and '"' in after
+
+
+def misplaced_dialect(lang: str) -> list[tuple[str, str]]:
+    """Each message of ``lang`` (its source text, every variant) where a dialect verb stands in
+    the sentence, in the place of the language's own verb: (message id, the text)."""
+    parser = FluentParser(with_spans=True)
+    found = []
+    for file in sorted((LOCALES_DIR / lang).glob("*.ftl")):
+        source = file.read_text(encoding="utf-8")
+        for entry in parser.parse(source).body:
+            if not isinstance(entry, ast.Message | ast.Term) or entry.value is None:
+                continue
+            text = source[entry.value.span.start : entry.value.span.end]
+            for verb in dialect_verbs():
+                for hit in re.finditer(rf"(?<!\w){re.escape(verb)}(?!\w)", text, re.IGNORECASE):
+                    if not beside(text, hit.start(), hit.end()):
+                        found.append((entry.id.name, " ".join(text.split())))
+    return sorted(set(found))
+
+
+def test_the_dialect_check_tells_a_term_beside_from_a_verb_in_the_sentence():
+    """The check knows the glossary's verbs, and tells "mandare sensa (mandà sensa)" and
+    «mandà» from "può mandà sensa"."""
+    assert {"mandà", "passà", "zirà", "cařà", "respùnde"} <= dialect_verbs()
+    for good in ("Passo (passà)", "si gira (zirà) e propone", "«mandà contru»", 'say "mandà"'):
+        verb = next(v for v in dialect_verbs() if v in good)
+        assert beside(good, good.index(verb), good.index(verb) + len(verb)), good
+    for bad in ("Chi vuole può mandà sensa", "possono mandà contru (punti tripli)", "(x) passà"):
+        verb = next(v for v in dialect_verbs() if v in bad)
+        assert not beside(bad, bad.index(verb), bad.index(verb) + len(verb)), bad
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_language_verbs_in_its_sentences_the_dialect_term_beside_them(lang):
+    """Italian verbs in Italian sentences (English in English), the dialect term beside them:
+    "Chi vuole può mandare sensa (mandà sensa)", never "può mandà sensa", which reads as a
+    typo. Every message of the catalogue, every variant."""
+    assert not misplaced_dialect(lang)

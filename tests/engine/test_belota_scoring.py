@@ -90,7 +90,7 @@ def test_without_dedans_a_failed_contract_keeps_its_own_points():
 
 
 def test_sensa_doubles_every_figure():
-    """ "Nella smazzata senza atout i valori vengono raddoppiati": 4 x 30 + 10 = 130, x2."""
+    """ "Nella smazzata senza atù i valori vengono raddoppiati": 4 x 30 + 10 = 130, x2."""
     scored, _ = scored_hand(VOID, taker=1, turned="TH", bids=["sensa", "pass", "pass"])
     assert scored["contract"]["multiplier"] == 2
     assert all(i["points"] == 2 * i["base"] for i in scored["items"])

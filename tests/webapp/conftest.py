@@ -18,12 +18,13 @@ PHONE = {"width": 390, "height": 844}
 
 
 def chromium_path() -> str:
-    """The distribution's Chromium (``apt-get install chromium``): no browser downloads."""
+    """The distribution's Chromium (``apt-get install chromium libatomic1``: Playwright's driver
+    needs the library): no browser downloads."""
     found = (
         os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     )
     if not found:
-        pytest.fail("the browser tests need Chromium: apt-get install -y chromium")
+        pytest.fail("the browser tests need Chromium: apt-get install -y chromium libatomic1")
     return found
 
 

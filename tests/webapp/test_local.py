@@ -50,10 +50,10 @@ LONG_NAMES = (
 )
 
 
-async def check_fit(page, shot) -> None:
+async def check_fit(page, shot, shots: Shots) -> None:
     """Everything the player needs is in sight at every size (``tests/webapp/fit.py``), and
     the player is "Tu" and the computers have short names."""
-    found = await faults(page, shot)
+    found = await faults(page, shot, shots.kind)
     assert not found, found
     html = await page.inner_html("#app")
     assert not [words for words in LONG_NAMES if words in html]
@@ -62,7 +62,13 @@ async def check_fit(page, shot) -> None:
 async def close_result(page, shots: Shots, over: bool) -> None:
     """A result shows its outcome and buttons at every size; closing it shows the table."""
     first = not shots.taken & {"result", "over"}
-    await check_fit(page, shots.at("over" if over else "result"))
+    await check_fit(page, shots.at("over" if over else "result"), shots)
+    # The winner's 🏆 is drawn as a trophy on a French pack, never as the coppe suit.
+    marks = await page.eval_on_selector_all(
+        ".result .outcome use", "uses => uses.map((u) => u.getAttribute('href'))"
+    )
+    if over and await page.evaluate("state.faces") == "french":
+        assert "#mTrophy" in marks and "#iH" not in marks, marks
     if first and not over:  # Telegram's Back button closes it too
         await page.evaluate("Telegram.WebView.receiveEvent('back_button_pressed')")
     else:
@@ -137,7 +143,7 @@ async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 
             continue
         if await page.locator("#app[data-over]").count():
             return clicks
-        await check_fit(page, shots.at({0: "start", 6: "play"}.get(clicks)))
+        await check_fit(page, shots.at({0: "start", 6: "play"}.get(clicks)), shots)
         if not told_why:
             told_why = await tap_a_refused_card(page)
         move = await page.get_attribute("#app", "data-move")
@@ -170,7 +176,9 @@ async def play_by_clicking(page, rng: random.Random, shots: Shots, limit: int = 
     [
         ("briscola", 2, {}, "normal"),
         ("briscola", 3, {}, "easy"),
+        ("briscola", 4, {}, "easy"),
         ("cirulla", 2, {}, "easy"),
+        ("cirulla", 4, {}, "easy"),
         ("belota", 4, {"target": 500}, "easy"),
         ("belota", 3, {"target": 500}, "easy"),
         ("belota", 2, {"target": 500, "carta_girata": "table"}, "easy"),

@@ -325,6 +325,14 @@ async function send(action) {
 
 // -- cards ---------------------------------------------------------------------------------------
 const COURT = "JQK";
+// A court card is a figure in its frame, not a bare letter: a crown for the king (re), a
+// tiara for the queen, a horseshoe for the cavallo, a plumed cap for the jack (fante).
+const FIGURE = {
+  K: '<path class="figure" d="M19 33 l3-10 5 6 3-8 3 8 5-6 3 10z"/>',
+  Q: '<path class="figure" d="M21 33 l2-7 4 4 3-6 3 6 4-4 2 7z"/><circle class="figure" cx="30" cy="19" r="2"/>',
+  J: '<path class="figure" d="M20 33 q10-14 20 0z"/><path class="figure" d="M37 26 q6-8 4-12 q-4 4-6 10z"/>',
+  cavallo: '<path class="figure" d="M23 34 v-7 a7 7 0 0 1 14 0 v7 h-3 v-7 a4 4 0 0 0 -8 0 v7z"/>',
+};
 
 function cardFace(code, st) {
   const r = code[0];
@@ -333,7 +341,8 @@ function cardFace(code, st) {
   const rank = esc(st.ranks[r] || r);
   const red = st.faces === "french" ? (s === "H" || s === "D" ? " red" : "") : ` it-${s}`;
   const middle = COURT.includes(r)
-    ? `<text x="30" y="55" class="court">${rank}</text><use href="${symbol}" x="21" y="60" width="18" height="18"/>`
+    ? `<rect x="18" y="12" width="24" height="64" rx="3" class="frame"/>${FIGURE[st.faces === "italian" && r === "Q" ? "cavallo" : r]}` +
+      `<text x="30" y="56" class="court">${rank}</text><use href="${symbol}" x="22" y="59" width="16" height="16"/>`
     : `<use href="${symbol}" x="14" y="28" width="32" height="32"/>`;
   return (
     `<svg viewBox="0 0 60 88" class="face${red}" aria-hidden="true">` +
@@ -370,9 +379,14 @@ const MARKS = {
 };
 const PICTOGRAPH = /\p{Extended_Pictographic}\uFE0F?\s?/gu;
 
+// 🏆 is the coppe suit on Italian cards; on a French pack it can only be the winner's trophy.
+function mark(emoji) {
+  return emoji === "🏆" && state && state.faces === "french" ? "#mTrophy" : MARKS[emoji];
+}
+
 function glyphs(html) {
   return html
-    .replace(/(🏆|🪙|🪵|🗡|♥|♦|♣|♠|🧹|💎|✊)\uFE0F?/gu, (m, e) => `<svg class="sym" aria-hidden="true"><use href="${MARKS[e]}"/></svg>`)
+    .replace(/(🏆|🪙|🪵|🗡|♥|♦|♣|♠|🧹|💎|✊)\uFE0F?/gu, (m, e) => `<svg class="sym" aria-hidden="true"><use href="${mark(e)}"/></svg>`)
     .replace(PICTOGRAPH, "")
     .trim();
 }
@@ -389,8 +403,11 @@ function nameOf(seat, st) {
 
 // -- the table -----------------------------------------------------------------------------------
 // Where each seat sits, seen from the player (at the bottom), computed from the number of
-// players: seats around an ellipse, play going to the right. Any table from 2 to 6 fits.
+// players: seats around an ellipse, play going to the right (three: the others in the top
+// corners). Any table from 2 to 6 fits.
 function spot(rel, players) {
+  // Three: the two others in the top corners, leaving the felt's middle to the trick.
+  if (players === 3 && rel) return { x: rel === 1 ? 1 : -1, y: -1 };
   const angle = (2 * Math.PI * rel) / players;
   return { x: Math.sin(angle), y: Math.cos(angle) };
 }
@@ -426,12 +443,14 @@ function seatTag(seat, st) {
     const side = st.players === 4 ? seat % 2 : seat;
     const scope = v.marks && v.marks.scope ? v.marks.scope[side] : 0;
     const brooms = scope ? ` · <svg class="sym" aria-hidden="true"><use href="#mScopa"/></svg>×${scope}` : "";
-    extra = `<small>${esc(T("webapp-cards"))} ${v.captured[side].length}${brooms}</small>`;
+    extra = `<small>${v.captured[side].length} ${esc(T("webapp-cards"))}${brooms}</small>`;
   }
   // Each for himself (Belòta for two and three): every seat shows its match score.
   if (st.kind === "belota" && st.players !== 4 && v.scores) extra = `<small class="pts">${v.scores[seat]}</small>`;
   const hidden = me ? "" : backs(sizes[seat] || 0);
-  return `<div class="${classes.join(" ")}" data-seat="${seat}"><span class="name">${esc(nameOf(seat, st))}</span>${dealer}${extra}${hidden}</div>`;
+  // What the seat said (Belòta: its bids while bidding, the contract, its declarations).
+  const said = st.said && st.said[seat] ? `<span class="said">${words(esc(st.said[seat]))}</span>` : "";
+  return `<div class="${classes.join(" ")}" data-seat="${seat}"><span class="name">${esc(nameOf(seat, st))}</span>${dealer}${extra}${hidden}${said}</div>`;
 }
 
 // A trick just won stays on the felt a moment (the next trick's cards wait), then flies to its
@@ -450,6 +469,10 @@ function trickCards(st, before) {
       if (before && before.game === st.game) holdTrick(last, st);
     }
   }
+  // The trick just won stays while the next one is empty; once the next lead is played (or
+  // the next deal is dealt) it gives way at once, so that the table never asks to follow a
+  // card it does not show.
+  if (held && (held.game !== st.game || held.deal !== v.deal || (v.trick || []).length)) held = null;
   if (held && held.game === st.game) return held.cards;
   const played = {};
   for (const t of v.trick || []) played[t.seat] = t.card;
@@ -459,7 +482,7 @@ function trickCards(st, before) {
 function holdTrick(last, st) {
   const cards = {};
   last.cards.forEach((c, i) => (cards[(last.leader + i) % st.players] = c));
-  const mine = (held = { game: st.game, cards, winner: last.seat });
+  const mine = (held = { game: st.game, deal: st.view.deal, cards, winner: last.seat });
   if (last.seat === st.seat) haptic("notification", "success");
   setTimeout(() => {
     if (held !== mine) return;
@@ -472,12 +495,31 @@ function holdTrick(last, st) {
   }, HOLD_TRICK_MS);
 }
 
+// Where each seat's card of the trick lies, from the felt's middle, in card widths (--fc):
+// towards its player, apart enough that no card covers another's top-left index (with those
+// of the player and the next seat above the others), and clear of the seats' tags. For two,
+// one column right of the deck; for three, the side cards low, under the side tags.
+const TRICK = {
+  2: [[0.8, 0.82], [0.8, -0.82]],
+  3: [[0, 0.9], [0.68, -0.3], [-0.68, -0.3]],
+  4: [[0, 0.82], [0.78, 0], [0, -0.82], [-0.78, 0]],
+};
+
+function trickSpot(rel, players) {
+  const [x, y] = (TRICK[players] || [])[rel] || [spot(rel, players).x * 0.78, spot(rel, players).y * 0.82];
+  return { x, y };
+}
+
 function trickPart(st, played) {
   let html = "";
   for (let seat = 0; seat < st.players; seat++) {
     if (!played[seat]) continue;
-    const p = spot(relative(seat, st), st.players);
-    html += `<span class="slot" data-sx="${p.x.toFixed(3)}" data-sy="${p.y.toFixed(3)}">${card(played[seat], st, "played")}</span>`;
+    const p = trickSpot(relative(seat, st), st.players);
+    // The player's card and the next seat's lie above the others: with four the cards
+    // overlap in a cross, and then no card covers another's top-left index.
+    const rel = relative(seat, st);
+    const over = rel <= 1 ? " over" : "";
+    html += `<span class="slot${over}" data-sx="${p.x.toFixed(3)}" data-sy="${p.y.toFixed(3)}">${card(played[seat], st, "played")}</span>`;
   }
   return html;
 }
@@ -590,9 +632,9 @@ function legalCards(st) {
 
 // What a bid means, said on its button (a touch screen has no tooltips).
 function bidHelp(code) {
-  const key = code.startsWith("trump:") ? "trump" : code;
-  const text = ["pass", "take", "trump", "sensa", "contru", "declare", "knock"].includes(key)
-    ? T(`webapp-help-${key}`)
+  // "Atù cuori" says what it means: the three suits of the second round keep to one row.
+  const text = ["pass", "take", "sensa", "contru", "declare", "knock"].includes(code)
+    ? T(`webapp-help-${code}`)
     : "";
   return text ? `<small>${esc(text)}</small>` : "";
 }
@@ -604,10 +646,15 @@ function actionButtons(st) {
   const others = st.legal.filter((code) => code.length !== 2 && code[2] !== ":");
   let html = others
     .map((code) => {
-      const label = words(esc(st.labels[code] || code));
+      // The second round's suits in short ("Atù ♠", the whole label for screen readers): the
+      // three keep to one row on a small phone.
+      const label = code.startsWith("trump:")
+        ? `${esc(T("webapp-atu"))} ${glyphs(esc(st.suits[code[6]].replace(/^\S+\s*/, "")))}`
+        : words(esc(st.labels[code] || code));
       if (confirming === code)
-        return `<button type="button" class="act confirm" data-action="${esc(code)}" data-confirmed="1">${esc(T("webapp-confirm"))} ${label}<small>${esc(T(`webapp-help-${code}`))}</small></button>`;
-      return `<button type="button" class="act" data-action="${esc(code)}">${label}${bidHelp(code)}</button>`;
+        return `<button type="button" class="act confirm" data-action="${esc(code)}" data-confirmed="1"><span>${esc(T("webapp-confirm"))} ${label}</span><small>${esc(T(`webapp-help-${code}`))}</small></button>`;
+      const full = code.startsWith("trump:") ? ` aria-label="${esc(st.labels[code])}"` : "";
+      return `<button type="button" class="act" data-action="${esc(code)}"${full}><span>${label}</span>${bidHelp(code)}</button>`;
     })
     .join("");
   if (confirming) html += `<button type="button" class="act quiet" id="cancel-confirm">${esc(T("webapp-cancel"))}</button>`;
@@ -677,15 +724,29 @@ function drawHand(part, st) {
 // The result: its outcome, the score and the buttons on top, always in sight; the details
 // scroll under them. It covers the table until closed, so the next deal waits for the player.
 function resultOpen(st) {
-  return Boolean(st.result && st.result.move > dismissed);
+  return Boolean(askingNew || (st.result && st.result.move > dismissed));
 }
 
 function closeResult() {
-  if (state && state.result) dismissed = state.result.move;
+  if (askingNew) askingNew = false;
+  else if (state && state.result) dismissed = state.result.move;
   if (state) show(state);
 }
 
+// "Nuova partita" while a game is open asks first: starting another cancels this one.
+let askingNew = false;
+
+function askPanel() {
+  return (
+    `<div class="result" role="dialog" aria-modal="true"><div class="sheet"><div class="sheet-head">` +
+    `<p class="outcome">${esc(T("webapp-new-game-ask"))}</p>` +
+    `<div class="row"><button type="button" class="act quiet" id="new-game-confirm">${esc(T("webapp-new-game-other"))}</button>` +
+    `<button type="button" class="act" id="close-result">${esc(T("webapp-back-to-game"))}</button></div></div></div></div>`
+  );
+}
+
 function resultPanel(st) {
+  if (askingNew) return askPanel();
   if (!resultOpen(st)) return "";
   const r = st.result;
   const again = session.local && st.over ? `<button type="button" class="act" id="again">${esc(T("webapp-again"))}</button>` : "";
@@ -743,6 +804,8 @@ function show(st) {
   if (choosing && !legalCards(st).has(choosing)) choosing = null;
   if (confirming && !st.legal.includes(confirming)) confirming = null;
   const parts = layout(st);
+  // While Belòta's bidding lasts no trick is on the felt: the turned card lies in its middle.
+  frame.root.querySelector(".felt").classList.toggle("bidding", st.kind === "belota" && st.view.phase === "bidding");
   const played = trickCards(st, before);
   for (let seat = 0; seat < st.players; seat++) patch(parts[`tag-${relative(seat, st)}`], seatTag(seat, st));
   const trick = trickPart(st, played);
@@ -750,12 +813,12 @@ function show(st) {
     patch(parts.trick, trick);
     placeIn(parts.trick);
   }
-  const level = st.level ? `${st.score ? " · " : ""}${esc(T("webapp-level"))}: ${esc(st.level)}` : "";
+  const level = st.level ? `${st.score ? " · " : ""}<span>${esc(T("webapp-level"))}: ${esc(st.level)}</span>` : "";
   const score = st.score || level ? `<div class="score">${st.score ? words(st.score) : ""}${level}</div>` : "";
   const newGame = session.local ? `<button type="button" class="link" id="new-game">${esc(T("webapp-new-game"))}</button>` : "";
   patch(
     parts.header,
-    `<header class="bar"><div><h1>${esc(st.title)}</h1>${score}</div>${newGame}<i class="dot"></i></header>`,
+    `<header class="bar"><h1>${esc(st.title)}</h1>${newGame}<i class="dot"></i>${score}</header>`,
   );
   patch(parts.centre, centre(st));
   captureFlight(st);
@@ -775,8 +838,12 @@ function show(st) {
 // -- local mode: choose a game -----------------------------------------------------------------
 let picked = { game: 0, level: 1 };
 
+let openGameId = null; // the unfinished game the chooser can go back to
+
 async function chooser() {
   if (stream) stream.close();
+  openGameId = state && !state.over && state.seat !== null ? state.game : null;
+  askingNew = false;
   state = null;
   telegramControls(null);
   delete app.dataset.over;
@@ -798,7 +865,9 @@ async function chooser() {
       `<header class="bar"><div><h1>${esc(T("webapp-title"))}</h1></div></header>` +
       `<section class="chooser"><h2>${esc(T("webapp-game"))}</h2><div class="picks">${games}</div>` +
       `<h2>${esc(T("webapp-level"))}</h2><div class="picks levels">${levels}</div>` +
-      `<button type="button" class="act main" id="start">${esc(T("webapp-play"))}</button></section>`;
+      `<button type="button" class="act main" id="start">${esc(T("webapp-play"))}</button>` +
+      (openGameId !== null ? `<button type="button" class="act main quiet" id="back-to-game">${esc(T("webapp-back-to-game"))}</button>` : "") +
+      "</section>";
   };
   draw();
   chooser.options = options;
@@ -861,8 +930,13 @@ app.addEventListener("click", (event) => {
   } else if (target.id === "open-result") {
     dismissed = -1;
     show(state);
-  } else if (target.id === "new-game" || target.id === "again") {
+  } else if (target.id === "new-game" && state && !state.over && state.seat !== null) {
+    askingNew = true;
+    show(state);
+  } else if (target.id === "new-game" || target.id === "again" || target.id === "new-game-confirm") {
     chooser().catch((e) => toast(e.message));
+  } else if (target.id === "back-to-game" && openGameId !== null) {
+    openGame(openGameId).catch((e) => toast(e.message));
   }
 });
 

@@ -62,7 +62,7 @@ def test_a_contract_alone_names_its_player_and_no_pair():
     view = game.view(None)
     line = _plain(BELOTA._contract_line(_ctx(), view))
     declarer = NAMES[view["contract"]["declarer"]]
-    assert line.startswith("Atù (l'atù)") and line.endswith(f"mandato da {declarer}")
+    assert line.startswith("Atù: ") and line.endswith(f"mandato da {declarer}")
     assert "(" + declarer + ")" not in line
 
 

@@ -559,7 +559,7 @@ async def test_stats_render_every_figure_in_the_chats_language(conn, tr):
     assert re.search(r"Vittorie +1 \(50%\)", it)
     assert re.search(r"Punti medi +55,5", it)
     assert re.search(r"Scope +4", it) and re.search(r"Buone +2", it)
-    assert re.search(r"Capotti +1", it) and re.search(r"Contratti fatti +2 su 3", it)
+    assert re.search(r"Cappotti +1", it) and re.search(r"Contratti fatti +2 su 3", it)
     assert re.search(r"Spesso in coppia con +user3 \(una partita\)", it)
     en = visible(render_stats(tr, "en", "Alice", found))
     assert re.search(r"Average points +55\.5", en) and re.search(r"Best streak +1", en)

@@ -136,11 +136,11 @@ async def test_the_last_trick_is_played_by_the_bot_and_shown_in_the_result_messa
     assert t("deal-forced-plays") in result
     # Under the deal's title and before the count: the trick the press completed, then the
     # bot's word that it played the rest, then the last trick (the one it played).
-    assert result.count("Mano presa da") == 2
+    assert result.count("La mano (la presa)") == 2
     lines = result.splitlines()
     assert lines[0].startswith("🧮")
-    assert lines[1].startswith("Mano presa da") and lines[2] == t("deal-forced-plays")
-    assert lines[3].startswith("Mano presa da")
+    assert lines[1].startswith("La mano (la presa)") and lines[2] == t("deal-forced-plays")
+    assert lines[3].startswith("La mano (la presa)")
     last = table.fake.last_message(table.group)
     assert last.message_id == table_id and t("btn-rematch") in [x for x, _ in last.buttons]
     assert live.row.table_message_id is None  # no table left to edit
